@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+const integer = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
+
+const configSchema = z.object({
+  /** A PostgreSQL connection string; unset means the embedded database under `dataDir`. */
+  databaseUrl: z.string().min(1).optional(),
+  dataDir: z.string().min(1).default('./.data'),
+  poolMax: integer(10, 1),
+  /** How long a request may wait for a pooled connection before failing with 503. */
+  poolWaitMs: integer(2000, 1),
+  statementTimeoutMs: integer(5000, 1),
+  /** Past this, list totals fall back to the planner's table-wide estimate. */
+  countTimeoutMs: integer(200, 1),
+  activityRefreshSeconds: integer(300, 0),
+  port: integer(4000, 0),
+  host: z.string().min(1).default('127.0.0.1'),
+  plansFile: z.string().min(1).optional(),
+  redisUrl: z.string().min(1).optional(),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+/** Reads the configuration from environment variables; an invalid value stops the process with a clear message. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = configSchema.safeParse({
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: env.DATA_DIR || undefined,
+    poolMax: env.DATABASE_POOL_MAX || undefined,
+    poolWaitMs: env.DATABASE_POOL_WAIT_MS || undefined,
+    statementTimeoutMs: env.STATEMENT_TIMEOUT_MS || undefined,
+    countTimeoutMs: env.COUNT_TIMEOUT_MS || undefined,
+    activityRefreshSeconds: env.ACTIVITY_REFRESH_SECONDS || undefined,
+    port: env.PORT || undefined,
+    host: env.HOST || undefined,
+    plansFile: env.PLANS_FILE || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    logLevel: env.LOG_LEVEL || undefined,
+  });
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,110 @@
+import { index, jsonb, pgEnum, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { articlesTable } from './articles.ts';
+import { clientSummariesTable, organisationsTable } from './organisations.ts';
+import { profilesTable } from './profiles.ts';
+import { occupationsTable } from './reference.ts';
+
+export const eventTypes = ['move', 'funding', 'deal', 'public_offering', 'client_summary'] as const;
+export const eventTypeEnum = pgEnum('event_type', eventTypes);
+
+export interface Compensation {
+  type: string;
+  value: number;
+  value_type: string;
+  value_suffix: string | null;
+}
+
+/** Type-specific data kept as the spec shapes it; linked records live in columns. */
+export interface EventDetails {
+  /** move */
+  compensations?: Compensation[];
+  /** funding */
+  round?: string;
+  value?: number;
+  currency_code?: string;
+  /** deal */
+  deal?: {
+    type: string;
+    status: string;
+    value: number | null;
+    value_usd: number | null;
+    announcement_date: string | null;
+    completion_date: string | null;
+    terms: string | null;
+  };
+  /** public_offering */
+  offering?: {
+    exchange: string;
+    ticker: string;
+    price: number | null;
+    shares_offered: number | null;
+    currency_code: string;
+  };
+}
+
+export const eventsTable = pgTable(
+  'events',
+  {
+    reference: uuid().primaryKey(),
+    type: eventTypeEnum().notNull(),
+    summary: text(),
+    publishDate: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
+    /** The organisation the event is about; for deals the acquiree's side is in `acquireeReference`. */
+    organisationReference: uuid().references(() => organisationsTable.reference, { onDelete: 'cascade' }),
+    profileReference: uuid().references(() => profilesTable.reference, { onDelete: 'cascade' }),
+    occupationReference: uuid().references(() => occupationsTable.reference),
+    moveType: text(),
+    effectiveDate: timestamp({ withTimezone: true, mode: 'date' }),
+    acquirerReference: uuid().references(() => organisationsTable.reference, { onDelete: 'cascade' }),
+    acquireeReference: uuid().references(() => organisationsTable.reference, { onDelete: 'cascade' }),
+    dealType: text(),
+    dealStatus: text(),
+    clientSummaryReference: uuid().references(() => clientSummariesTable.reference, { onDelete: 'cascade' }),
+    details: jsonb().$type<EventDetails>().notNull().default({}),
+  },
+  (t) => [
+    index().on(t.publishDate.desc(), t.reference.desc()),
+    index().on(t.type, t.publishDate.desc()),
+    index().on(t.organisationReference, t.publishDate.desc()),
+    index().on(t.acquirerReference),
+    index().on(t.acquireeReference),
+    index().on(t.profileReference, t.publishDate.desc()),
+    index().on(t.occupationReference),
+    index().on(t.moveType),
+    index().on(t.dealType),
+    index().on(t.dealStatus),
+  ],
+);
+
+/** People taking part in a funding round or a public offering (beyond the subject of a move). */
+export const eventParticipantsTable = pgTable(
+  'event_participants',
+  {
+    eventReference: uuid()
+      .notNull()
+      .references(() => eventsTable.reference, { onDelete: 'cascade' }),
+    profileReference: uuid()
+      .notNull()
+      .references(() => profilesTable.reference, { onDelete: 'cascade' }),
+    role: text().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.eventReference, t.profileReference] }), index().on(t.profileReference)],
+);
+
+export const eventArticlesTable = pgTable(
+  'event_articles',
+  {
+    eventReference: uuid()
+      .notNull()
+      .references(() => eventsTable.reference, { onDelete: 'cascade' }),
+    articleReference: uuid()
+      .notNull()
+      .references(() => articlesTable.reference, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.eventReference, t.articleReference] }), index().on(t.articleReference)],
+);
+
+export type Event = typeof eventsTable.$inferSelect;
+export type NewEvent = typeof eventsTable.$inferInsert;
+export type EventType = (typeof eventTypes)[number];
+export type EventParticipant = typeof eventParticipantsTable.$inferSelect;

@@ -1,0 +1,208 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  real,
+  smallint,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { industriesTable } from './reference.ts';
+
+export const organisationStatuses = ['active', 'merged', 'dormant', 'dissolved', 'unknown'] as const;
+export const organisationStatusEnum = pgEnum('organisation_status', organisationStatuses);
+
+export const scoreDimensions = [
+  'growth_momentum',
+  'financial_strength',
+  'industry_health',
+  'management_strength',
+  'customer_sentiment',
+  'ipo_readiness',
+  'ma_attractiveness',
+] as const;
+export const scoreDimensionEnum = pgEnum('score_dimension', scoreDimensions);
+
+export const addressKinds = ['company', 'mailing'] as const;
+export const addressKindEnum = pgEnum('address_kind', addressKinds);
+
+export const summaryTypes = ['client', 'fund'] as const;
+export const summaryTypeEnum = pgEnum('summary_type', summaryTypes);
+
+export const organisationsTable = pgTable(
+  'organisations',
+  {
+    reference: uuid().primaryKey(),
+    name: text().notNull(),
+    description: text(),
+    status: organisationStatusEnum().notNull(),
+    verified: boolean().notNull(),
+    confidence: smallint().notNull(),
+    isFund: boolean().notNull(),
+    /** Recorded headcount; the size band is derived from it. */
+    employees: integer().notNull(),
+    customers: integer().notNull().default(0),
+    suppliers: integer().notNull().default(0),
+    partners: integer().notNull().default(0),
+    serviceProviders: integer().notNull().default(0),
+  },
+  (t) => [
+    check('organisations_confidence_range', sql`${t.confidence} between 0 and 100`),
+    index('organisations_name_trgm').using('gin', sql`${t.name} gin_trgm_ops`),
+    index('organisations_name_order').on(t.name, t.reference),
+    index('organisations_status').on(t.status),
+  ],
+);
+
+export const organisationAliasesTable = pgTable(
+  'organisation_aliases',
+  {
+    reference: uuid().primaryKey(),
+    organisationReference: uuid()
+      .notNull()
+      .references(() => organisationsTable.reference, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    startDate: date({ mode: 'string' }),
+    endDate: date({ mode: 'string' }),
+  },
+  (t) => [index().on(t.organisationReference)],
+);
+
+export const organisationTickersTable = pgTable(
+  'organisation_tickers',
+  {
+    reference: uuid().primaryKey(),
+    organisationReference: uuid()
+      .notNull()
+      .references(() => organisationsTable.reference, { onDelete: 'cascade' }),
+    value: text().notNull(),
+    exchangeName: text().notNull(),
+    exchangeCode: text().notNull(),
+    currency: text().notNull(),
+    status: text().notNull(),
+    isPrimaryListing: boolean().notNull(),
+  },
+  (t) => [index().on(t.organisationReference)],
+);
+
+export const organisationDomainsTable = pgTable(
+  'organisation_domains',
+  {
+    reference: uuid().primaryKey(),
+    organisationReference: uuid()
+      .notNull()
+      .references(() => organisationsTable.reference, { onDelete: 'cascade' }),
+    domain: text().notNull(),
+    confidenceScore: real().notNull(),
+    isValid: boolean().notNull(),
+  },
+  (t) => [index().on(t.organisationReference)],
+);
+
+export const organisationPhonesTable = pgTable(
+  'organisation_phones',
+  {
+    reference: uuid().primaryKey(),
+    organisationReference: uuid()
+      .notNull()
+      .references(() => organisationsTable.reference, { onDelete: 'cascade' }),
+    number: text().notNull(),
+    type: text().notNull(),
+    isValid: boolean().notNull(),
+  },
+  (t) => [index().on(t.organisationReference)],
+);
+
+export const organisationIndustriesTable = pgTable(
+  'organisation_industries',
+  {
+    organisationReference: uuid()
+      .notNull()
+      .references(() => organisationsTable.reference, { onDelete: 'cascade' }),
+    industryCode: text()
+      .notNull()
+      .references(() => industriesTable.code),
+    isPrimary: boolean().notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organisationReference, t.industryCode] }),
+    index('organisation_industries_code_prefix').using('btree', sql`${t.industryCode} text_pattern_ops`),
+  ],
+);
+
+export const organisationAddressesTable = pgTable(
+  'organisation_addresses',
+  {
+    organisationReference: uuid()
+      .notNull()
+      .references(() => organisationsTable.reference, { onDelete: 'cascade' }),
+    kind: addressKindEnum().notNull(),
+    city: text(),
+    state: text(),
+    /** ISO 3166-1 alpha-2. */
+    country: text(),
+    zipPostalCode: text(),
+  },
+  (t) => [primaryKey({ columns: [t.organisationReference, t.kind] }), index().on(t.country, t.kind)],
+);
+
+export const organisationScoresTable = pgTable(
+  'organisation_scores',
+  {
+    organisationReference: uuid()
+      .notNull()
+      .references(() => organisationsTable.reference, { onDelete: 'cascade' }),
+    dimension: scoreDimensionEnum().notNull(),
+    score: smallint().notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organisationReference, t.dimension] }),
+    index().on(t.dimension, t.score),
+    check('organisation_scores_range', sql`${t.score} between 1 and 100`),
+  ],
+);
+
+export interface ClientSummaryEntry {
+  client_type: string;
+  client_type_label: string;
+  number_of_clients: number | null;
+  fewer_than_5: boolean;
+  regulatory_assets_under_management: number | null;
+}
+
+/** Assets-under-management records; an organisation has several over the years, the latest is its `client_summary`. */
+export const clientSummariesTable = pgTable(
+  'client_summaries',
+  {
+    reference: uuid().primaryKey(),
+    organisationReference: uuid()
+      .notNull()
+      .references(() => organisationsTable.reference, { onDelete: 'cascade' }),
+    currencyCode: text().notNull(),
+    summaryType: summaryTypeEnum().notNull(),
+    publishDate: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
+    entries: jsonb().$type<ClientSummaryEntry[]>().notNull(),
+  },
+  (t) => [index().on(t.organisationReference, t.publishDate.desc())],
+);
+
+export type Organisation = typeof organisationsTable.$inferSelect;
+export type NewOrganisation = typeof organisationsTable.$inferInsert;
+export type OrganisationStatus = (typeof organisationStatuses)[number];
+export type ScoreDimension = (typeof scoreDimensions)[number];
+export type OrganisationAlias = typeof organisationAliasesTable.$inferSelect;
+export type OrganisationTicker = typeof organisationTickersTable.$inferSelect;
+export type OrganisationDomain = typeof organisationDomainsTable.$inferSelect;
+export type OrganisationPhone = typeof organisationPhonesTable.$inferSelect;
+export type OrganisationIndustry = typeof organisationIndustriesTable.$inferSelect;
+export type OrganisationAddress = typeof organisationAddressesTable.$inferSelect;
+export type OrganisationScore = typeof organisationScoresTable.$inferSelect;
+export type ClientSummary = typeof clientSummariesTable.$inferSelect;

@@ -1,0 +1,65 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, date, index, pgTable, real, text, uuid } from 'drizzle-orm/pg-core';
+import { organisationsTable } from './organisations.ts';
+import { occupationsTable } from './reference.ts';
+
+export const profilesTable = pgTable(
+  'profiles',
+  {
+    reference: uuid().primaryKey(),
+    firstName: text().notNull(),
+    lastName: text().notNull(),
+    fullName: text().notNull(),
+    linkedinUrl: text(),
+    /** Match confidence, 0 to 1. */
+    confidenceScore: real(),
+    /** Registered investment adviser or broker (the spec's `investment_advisor` and `broker` profile types). */
+    isRegisteredAdviser: boolean().notNull().default(false),
+  },
+  (t) => [
+    index('profiles_full_name_trgm').using('gin', sql`${t.fullName} gin_trgm_ops`),
+    index('profiles_name_order').on(t.lastName, t.firstName, t.reference),
+    check('profiles_confidence_range', sql`${t.confidenceScore} between 0 and 1`),
+  ],
+);
+
+export const profileEmailsTable = pgTable(
+  'profile_emails',
+  {
+    reference: uuid().primaryKey(),
+    profileReference: uuid()
+      .notNull()
+      .references(() => profilesTable.reference, { onDelete: 'cascade' }),
+    value: text().notNull(),
+    domain: text().notNull(),
+    confidenceScore: real().notNull(),
+    isValid: boolean().notNull(),
+  },
+  (t) => [index().on(t.profileReference)],
+);
+
+/** One role a person held; `endDate` null means a current role. */
+export const experiencesTable = pgTable(
+  'experiences',
+  {
+    reference: uuid().primaryKey(),
+    profileReference: uuid()
+      .notNull()
+      .references(() => profilesTable.reference, { onDelete: 'cascade' }),
+    organisationReference: uuid().references(() => organisationsTable.reference, { onDelete: 'set null' }),
+    occupationTitle: text().notNull(),
+    occupationReference: uuid().references(() => occupationsTable.reference),
+    startDate: date({ mode: 'string' }),
+    endDate: date({ mode: 'string' }),
+  },
+  (t) => [
+    index().on(t.profileReference, t.startDate),
+    index().on(t.organisationReference, t.endDate),
+    index().on(t.occupationReference),
+  ],
+);
+
+export type Profile = typeof profilesTable.$inferSelect;
+export type NewProfile = typeof profilesTable.$inferInsert;
+export type ProfileEmail = typeof profileEmailsTable.$inferSelect;
+export type Experience = typeof experiencesTable.$inferSelect;
