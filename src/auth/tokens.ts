@@ -1,0 +1,89 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { and, desc, eq, isNull, or } from 'drizzle-orm';
+import type { Database } from '../db/database.ts';
+import { type ApiToken, apiTokensTable } from '../db/schema/access.ts';
+import { DomainError } from '../domain/errors.ts';
+import type { Plan } from './plans.ts';
+
+/** Every token starts with this, so a leaked one is easy to recognise (and to scan for). */
+export const tokenPrefix = 'orgr_';
+const tokenPattern = /^orgr_[A-Za-z0-9_-]{43}$/;
+
+/** The caller behind a request: which token, and the plan it reaches. */
+export interface Viewer {
+  tokenId: string;
+  plan: Plan;
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** Creates a token (256 random bits) and stores only its hash; the secret is returned once. */
+export async function createToken(
+  db: Database,
+  plans: ReadonlyMap<string, Plan>,
+  input: { plan: string; label?: string | undefined },
+): Promise<{ token: string; record: Omit<ApiToken, 'tokenHash'> }> {
+  if (!plans.has(input.plan)) {
+    throw new DomainError(
+      'INVALID_PARAMETER',
+      `Unknown plan "${input.plan}"; the plans are ${[...plans.keys()].join(', ')}.`,
+    );
+  }
+  const token = `${tokenPrefix}${randomBytes(32).toString('base64url')}`;
+  const [record] = await db
+    .insert(apiTokensTable)
+    .values({
+      id: randomUUID(),
+      tokenHash: hashToken(token),
+      hint: token.slice(0, tokenPrefix.length + 6),
+      label: input.label ?? null,
+      plan: input.plan,
+    })
+    .returning();
+  const { tokenHash: _hash, ...visible } = record!;
+  return { token, record: visible };
+}
+
+export async function listTokens(db: Database): Promise<Omit<ApiToken, 'tokenHash'>[]> {
+  const rows = await db.select().from(apiTokensTable).orderBy(desc(apiTokensTable.createdAt));
+  return rows.map(({ tokenHash: _hash, ...visible }) => visible);
+}
+
+/** Revokes by id or by the token itself; returns false when nothing active matched. */
+export async function revokeToken(db: Database, idOrToken: string): Promise<boolean> {
+  const byId = /^[0-9a-f-]{36}$/i.test(idOrToken) ? eq(apiTokensTable.id, idOrToken) : undefined;
+  const match = byId ?? eq(apiTokensTable.tokenHash, hashToken(idOrToken));
+  const revoked = await db
+    .update(apiTokensTable)
+    .set({ revokedAt: new Date() })
+    .where(and(or(match), isNull(apiTokensTable.revokedAt)))
+    .returning({ id: apiTokensTable.id });
+  return revoked.length > 0;
+}
+
+/**
+ * Resolves a bearer token to its viewer; null for a malformed, unknown or revoked token.
+ * Looked up on every request, so a revocation takes effect at once on every instance.
+ */
+export async function findViewer(
+  db: Database,
+  plans: ReadonlyMap<string, Plan>,
+  token: string,
+): Promise<Viewer | null> {
+  if (!tokenPattern.test(token)) return null;
+  const [row] = await db
+    .select({ id: apiTokensTable.id, plan: apiTokensTable.plan })
+    .from(apiTokensTable)
+    .where(and(eq(apiTokensTable.tokenHash, hashToken(token)), isNull(apiTokensTable.revokedAt)))
+    .limit(1);
+  const plan = row ? plans.get(row.plan) : undefined;
+  return row && plan ? { tokenId: row.id, plan } : null;
+}
+
+/** Reads the token from an `Authorization: Bearer <token>` header value. */
+export function bearerToken(header: string | null | undefined): string | null {
+  const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
+  return match?.[1] ?? null;
+}

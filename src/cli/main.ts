@@ -1,0 +1,143 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { loadPlans } from '../auth/plans.ts';
+import { createToken, listTokens, revokeToken } from '../auth/tokens.ts';
+import { loadConfig } from '../config.ts';
+import { type DatabaseHandle, openDatabase } from '../db/database.ts';
+import { migrateDatabase } from '../db/migrate.ts';
+import { startServer } from '../server/listen.ts';
+
+const program = new Command('orgraph').description(
+  'orgraph: organisations, people, events and articles as a GraphQL graph and a REST /v1 API',
+);
+
+async function withDatabase<T>(work: (handle: DatabaseHandle) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const handle = await openDatabase(config);
+  try {
+    await migrateDatabase(handle, loadPlans(config.plansFile).keys());
+    return await work(handle);
+  } finally {
+    await handle.close();
+  }
+}
+
+function parseScale(value: string): number {
+  const scale = Number(value);
+  if (!Number.isFinite(scale) || scale < 0.01 || scale > 1000) {
+    throw new InvalidArgumentError('scale must be a number from 0.01 to 1000');
+  }
+  return scale;
+}
+
+async function serve(options: { seedIfEmpty: boolean }): Promise<void> {
+  const config = loadConfig();
+  const server = await startServer(config, {
+    beforeListen: async (services) => {
+      if (!options.seedIfEmpty) return;
+      const { isDatabaseEmpty, seedDatabase } = await import('../../seeds/seed-database.ts');
+      if (!(await isDatabaseEmpty(services.handle))) return;
+      console.error('The database is empty: loading the demo dataset (scale 1)…');
+      const report = await seedDatabase(services.handle, { scale: 1 });
+      console.error(`Demo dataset loaded in ${report.seconds.toFixed(1)} s.`);
+    },
+  });
+  console.error(`orgraph listening on ${server.url} (GraphQL ${server.url}/graphql, REST ${server.url}/v1)`);
+  const stop = (signal: string) => {
+    console.error(`${signal} received: finishing in-flight requests and closing.`);
+    const deadline = setTimeout(() => process.exit(1), 25_000);
+    deadline.unref();
+    server.shutdown().then(
+      () => process.exit(0),
+      (error) => {
+        console.error('shutdown failed', error);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+}
+
+program
+  .command('start')
+  .description('Migrate, load the demo dataset when the database is empty, and serve')
+  .action(() => serve({ seedIfEmpty: true }));
+
+program
+  .command('serve')
+  .description('Migrate and serve on HOST:PORT')
+  .action(() => serve({ seedIfEmpty: false }));
+
+program
+  .command('migrate')
+  .description('Apply the database migrations and load the reference data')
+  .action(() => withDatabase(async () => console.error('Database migrated.')));
+
+program
+  .command('seed')
+  .description('Load the deterministic dataset')
+  .option('--scale <n>', 'dataset size; 1 is the demo dataset (about 2,000 organisations)', parseScale, 1)
+  .option('--reset', 'delete the existing data first', false)
+  .action((options: { scale: number; reset: boolean }) =>
+    withDatabase(async (handle) => {
+      const { seedDatabase } = await import('../../seeds/seed-database.ts');
+      const { renderProgressBar } = await import('../../seeds/progress.ts');
+      const report = await seedDatabase(handle, {
+        scale: options.scale,
+        reset: options.reset,
+        ...(process.stderr.isTTY ? { onProgress: renderProgressBar() } : {}),
+      });
+      console.log(`Seeded scale ${options.scale} in ${report.seconds.toFixed(1)} s:`);
+      for (const [table, rows] of Object.entries(report.rows)) console.log(`  ${table.padEnd(26)} ${rows}`);
+    }),
+  );
+
+const token = program.command('token').description('Manage API tokens');
+token
+  .command('create')
+  .description('Create a token and print it (only once) on stdout')
+  .requiredOption('--plan <plan>', 'the plan the token reaches: starter, professional or enterprise')
+  .option('--label <label>', 'a note to recognise the token by')
+  .action((options: { plan: string; label?: string }) =>
+    withDatabase(async (handle) => {
+      const created = await createToken(handle.db, loadPlans(loadConfig().plansFile), options);
+      console.log(created.token);
+    }),
+  );
+token
+  .command('list')
+  .description('List tokens (never their secrets)')
+  .action(() =>
+    withDatabase(async (handle) => {
+      for (const row of await listTokens(handle.db)) {
+        const state = row.revokedAt ? `revoked ${row.revokedAt.toISOString()}` : 'active';
+        console.log(
+          [row.id, `${row.hint}…`, row.plan, state, row.createdAt.toISOString(), row.label ?? ''].join('\t'),
+        );
+      }
+    }),
+  );
+token
+  .command('revoke <idOrToken>')
+  .description('Revoke a token by its id (from `token list`) or by the token itself')
+  .action((idOrToken: string) =>
+    withDatabase(async (handle) => {
+      if (!(await revokeToken(handle.db, idOrToken))) {
+        console.error('No active token matches.');
+        process.exitCode = 1;
+      } else console.error('Token revoked.');
+    }),
+  );
+
+program
+  .command('print-schema')
+  .description('Print the GraphQL schema (SDL)')
+  .action(async () => {
+    const { printSchemaSdl } = await import('../graphql/schema.ts');
+    process.stdout.write(printSchemaSdl());
+  });
+
+await program.parseAsync(process.argv).catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

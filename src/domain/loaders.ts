@@ -1,0 +1,21 @@
+import type { Database } from '../db/database.ts';
+import { createArticleLoaders } from './articles/loaders.ts';
+import { createEventLoaders } from './events/loaders.ts';
+import { createOrganisationLoaders } from './organisations/loaders.ts';
+import { createOwnershipLoaders } from './ownership/loaders.ts';
+import { createProfileLoaders } from './profiles/loaders.ts';
+import { createSearchLoaders } from './searches/loaders.ts';
+
+/** Every dataloader of a request, made together so none is attached lazily; named by their key. */
+export function createLoaders(db: Database) {
+  return {
+    ...createOrganisationLoaders(db),
+    ...createProfileLoaders(db),
+    ...createArticleLoaders(db),
+    ...createEventLoaders(db),
+    ...createOwnershipLoaders(db),
+    ...createSearchLoaders(db),
+  };
+}
+
+export type Loaders = ReturnType<typeof createLoaders>;

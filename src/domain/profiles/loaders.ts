@@ -1,0 +1,5 @@
+import type { Database } from '../../db/database.ts';
+
+export function createProfileLoaders(_db: Database) {
+  return {};
+}

@@ -1,0 +1,3 @@
+import type { RestApp } from '../router.ts';
+
+export function registerOrganisationRoutes(_app: RestApp): void {}

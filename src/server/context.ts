@@ -1,0 +1,19 @@
+import type { Plan } from '../auth/plans.ts';
+import type { Viewer } from '../auth/tokens.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import { createLoaders, type Loaders } from '../domain/loaders.ts';
+
+/** What a request carries through both transports: the database, the caller and its loaders. */
+export interface RequestContext {
+  db: Database;
+  config: Config;
+  plans: ReadonlyMap<string, Plan>;
+  viewer: Viewer | null;
+  loaders: Loaders;
+  correlationId: string;
+}
+
+export function createRequestContext(input: Omit<RequestContext, 'loaders'>): RequestContext {
+  return { ...input, loaders: createLoaders(input.db) };
+}

@@ -1,0 +1,64 @@
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { loadPlans } from '../auth/plans.ts';
+import type { Config } from '../config.ts';
+import { openDatabase } from '../db/database.ts';
+import { migrateDatabase } from '../db/migrate.ts';
+import { refreshOrganisationActivity } from '../domain/activity.ts';
+import { createApp } from './app.ts';
+import type { AppServices } from './services.ts';
+
+export interface RunningServer {
+  url: string;
+  services: AppServices;
+  /** Stops accepting, lets in-flight requests finish, closes the pool. */
+  shutdown(): Promise<void>;
+}
+
+/** Opens the database, migrates it, and serves on HOST:PORT. */
+export async function startServer(
+  config: Config,
+  options: { beforeListen?: (services: AppServices) => Promise<void> } = {},
+): Promise<RunningServer> {
+  const plans = loadPlans(config.plansFile);
+  const handle = await openDatabase(config);
+  const services: AppServices = { config, handle, db: handle.db, plans, readiness: { accepting: false } };
+  await migrateDatabase(handle, plans.keys());
+  await options.beforeListen?.(services);
+
+  const app = createApp(services);
+  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host });
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  services.readiness.accepting = true;
+  const address = server.address() as AddressInfo;
+
+  const refresher =
+    config.activityRefreshSeconds > 0
+      ? setInterval(() => {
+          refreshOrganisationActivity(handle.db).catch((error) =>
+            console.error('refreshing organisation activity failed', error),
+          );
+        }, config.activityRefreshSeconds * 1000)
+      : undefined;
+  refresher?.unref();
+
+  let stopping: Promise<void> | undefined;
+  const shutdown = () => {
+    stopping ??= (async () => {
+      services.readiness.accepting = false;
+      if (refresher) clearInterval(refresher);
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        if ('closeIdleConnections' in server) server.closeIdleConnections();
+      });
+      await handle.close();
+    })();
+    return stopping;
+  };
+
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return { url: `http://${host}:${address.port}`, services, shutdown };
+}

@@ -1,0 +1,13 @@
+import type { Plan } from '../auth/plans.ts';
+import type { Config } from '../config.ts';
+import type { Database, DatabaseHandle } from '../db/database.ts';
+
+/** What lives for the whole process and every request shares. */
+export interface AppServices {
+  config: Config;
+  handle: DatabaseHandle;
+  db: Database;
+  plans: ReadonlyMap<string, Plan>;
+  /** False until the database is migrated, and again once shutdown begins. */
+  readiness: { accepting: boolean };
+}
