@@ -4,6 +4,7 @@ import { errorResponse } from './errors.ts';
 import { registerArticleRoutes } from './routes/articles.ts';
 import { registerEventRoutes } from './routes/events.ts';
 import { registerOrganisationRoutes } from './routes/organisations.ts';
+import { registerProfileOwnershipRoutes } from './routes/profile-ownership.ts';
 import { registerProfileRoutes } from './routes/profiles.ts';
 import { registerSearchRoutes } from './routes/searches.ts';
 
@@ -32,6 +33,7 @@ export function createRestRouter(): RestApp {
   registerSearchRoutes(app);
   registerOrganisationRoutes(app);
   registerProfileRoutes(app);
+  registerProfileOwnershipRoutes(app);
   registerArticleRoutes(app);
   registerEventRoutes(app);
   app.doc31(openApiPath, {

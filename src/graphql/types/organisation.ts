@@ -1,5 +1,152 @@
+import { z } from 'zod';
+import type {
+  Organisation,
+  OrganisationAddress,
+  OrganisationAlias,
+  OrganisationDomain,
+  OrganisationPhone,
+  OrganisationScore,
+  OrganisationTicker,
+} from '../../db/schema/organisations.ts';
+import {
+  countOrganisations,
+  findOrganisations,
+  type OrganisationFilter,
+  type OrganisationSortKey,
+  organisationSortKey,
+} from '../../domain/organisations/find-organisations.ts';
+import {
+  addressesByKind,
+  type IndustryClassification,
+} from '../../domain/organisations/organisation-parts.ts';
+import { type OrganisationRole, partitionRoles } from '../../domain/organisations/organisation-people.ts';
+import { sizeBand } from '../../domain/organisations/size-band.ts';
+import type { RequestContext } from '../../server/context.ts';
 import { builder } from '../builder.ts';
-import { OrganisationRef } from '../refs.ts';
+import { resolveKeysetConnection } from '../keyset.ts';
+import { ArticleRef, ClientSummaryRef, IndustryRef, OrganisationRef, ProfileRef } from '../refs.ts';
+import {
+  ActivityPeriodEnum,
+  ActivityTypeEnum,
+  OrganisationKindEnum,
+  OrganisationStatusEnum,
+  ScoreDimensionEnum,
+} from './organisation-enums.ts';
+
+const OrganisationScoreRef = builder.objectRef<OrganisationScore>('OrganisationScore').implement({
+  description: 'A score of the organisation on one dimension.',
+  fields: (t) => ({
+    dimension: t.field({ type: ScoreDimensionEnum, resolve: (score) => score.dimension }),
+    score: t.exposeInt('score', { description: '1 to 100.' }),
+  }),
+});
+
+const OrganisationAliasRef = builder.objectRef<OrganisationAlias>('OrganisationAlias').implement({
+  description: 'Another name of the organisation, with the period it was used where known.',
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    startDate: t.expose('startDate', { type: 'Date', nullable: true }),
+    endDate: t.expose('endDate', {
+      type: 'Date',
+      nullable: true,
+      description: 'Null while the name is in use.',
+    }),
+  }),
+});
+
+const ExchangeRef = builder
+  .objectRef<Pick<OrganisationTicker, 'exchangeName' | 'exchangeCode'>>('Exchange')
+  .implement({
+    description: 'A stock exchange.',
+    fields: (t) => ({
+      name: t.exposeString('exchangeName'),
+      code: t.exposeString('exchangeCode'),
+    }),
+  });
+
+const TickerRef = builder.objectRef<OrganisationTicker>('Ticker').implement({
+  description: 'A listing of the organisation on an exchange.',
+  fields: (t) => ({
+    value: t.exposeString('value', { description: 'The ticker symbol.' }),
+    exchange: t.field({ type: ExchangeRef, resolve: (ticker) => ticker }),
+    currency: t.exposeString('currency'),
+    status: t.exposeString('status', { description: 'e.g. `active`, `suspended`, `delisted`.' }),
+    isPrimaryListing: t.exposeBoolean('isPrimaryListing'),
+  }),
+});
+
+const OrganisationDomainRef = builder.objectRef<OrganisationDomain>('OrganisationDomain').implement({
+  description: 'A web domain of the organisation.',
+  fields: (t) => ({
+    domain: t.exposeString('domain'),
+    confidenceScore: t.exposeFloat('confidenceScore', { description: '0 to 1.' }),
+    isValid: t.exposeBoolean('isValid'),
+  }),
+});
+
+const OrganisationPhoneRef = builder.objectRef<OrganisationPhone>('OrganisationPhone').implement({
+  description: 'A telephone number of the organisation.',
+  fields: (t) => ({
+    number: t.exposeString('number'),
+    type: t.exposeString('type', { description: 'e.g. `main`, `fax`, `mobile`, `support`.' }),
+    isValid: t.exposeBoolean('isValid'),
+  }),
+});
+
+const OrganisationIndustryRef = builder.objectRef<IndustryClassification>('OrganisationIndustry').implement({
+  description:
+    'One GICS node the organisation is classified under; the flag belongs to the classification, not the node.',
+  fields: (t) => ({
+    industry: t.field({ type: IndustryRef, resolve: (classification) => classification.industry }),
+    isPrimary: t.exposeBoolean('isPrimary'),
+  }),
+});
+
+const AddressRef = builder.objectRef<OrganisationAddress>('Address').implement({
+  description: 'A postal address.',
+  fields: (t) => ({
+    city: t.exposeString('city', { nullable: true }),
+    state: t.exposeString('state', { nullable: true }),
+    country: t.expose('country', { type: 'CountryCode', nullable: true, description: 'ISO 3166-1 alpha-2.' }),
+    zipPostalCode: t.exposeString('zipPostalCode', { nullable: true }),
+  }),
+});
+
+const OrganisationAddressesRef = builder
+  .objectRef<ReturnType<typeof addressesByKind>>('OrganisationAddresses')
+  .implement({
+    description:
+      "The organisation's company (registered) and mailing addresses; null where none is recorded.",
+    fields: (t) => ({
+      company: t.field({ type: AddressRef, nullable: true, resolve: (addresses) => addresses.company }),
+      mailing: t.field({ type: AddressRef, nullable: true, resolve: (addresses) => addresses.mailing }),
+    }),
+  });
+
+const RelationshipCountsRef = builder.objectRef<Organisation>('RelationshipCounts').implement({
+  description: 'How many business relationships of each kind the organisation has.',
+  fields: (t) => ({
+    customers: t.exposeInt('customers'),
+    suppliers: t.exposeInt('suppliers'),
+    partners: t.exposeInt('partners'),
+    serviceProviders: t.exposeInt('serviceProviders'),
+  }),
+});
+
+const OrganisationRoleRef = builder.objectRef<OrganisationRole>('OrganisationRole').implement({
+  description:
+    'One role a person holds or held at the organisation; a person with two roles there appears twice.',
+  fields: (t) => ({
+    profile: t.field({ type: ProfileRef, resolve: (role) => role.profile }),
+    title: t.exposeString('title', { description: 'The title as recorded.' }),
+    startDate: t.expose('startDate', { type: 'Date', nullable: true }),
+    endDate: t.expose('endDate', { type: 'Date', nullable: true, description: 'Null on a current role.' }),
+  }),
+});
+
+async function peopleOf(organisation: Organisation, context: RequestContext) {
+  return partitionRoles(await context.loaders.rolesByOrganisation.load(organisation.reference));
+}
 
 builder.node(OrganisationRef, {
   description: 'An organisation: a company, fund or other body that people work at or own.',
@@ -9,6 +156,94 @@ builder.node(OrganisationRef, {
   fields: (t) => ({
     reference: t.expose('reference', { type: 'UUID', description: 'The spec reference (UUID).' }),
     name: t.exposeString('name'),
+    description: t.exposeString('description', { nullable: true }),
+    status: t.field({ type: OrganisationStatusEnum, resolve: (organisation) => organisation.status }),
+    verified: t.exposeBoolean('verified'),
+    confidence: t.exposeInt('confidence', { description: '0 to 100.' }),
+    isFund: t.exposeBoolean('isFund'),
+    employees: t.exposeInt('employees', { description: 'The recorded headcount; 0 when unknown.' }),
+    sizeBand: t.string({
+      description:
+        'The headcount band of `employees`: 1-10, 11-50, 51-200, 201-500, 501-1000, 1001-5000, 5001-10000, 10001+, or `-` when unknown (0).',
+      resolve: (organisation) => sizeBand(organisation.employees),
+    }),
+    relationships: t.field({
+      type: RelationshipCountsRef,
+      description: 'Counts of customers, suppliers, partners and service providers.',
+      resolve: (organisation) => organisation,
+    }),
+    scores: t.field({
+      type: [OrganisationScoreRef],
+      description: 'Scores on the dimensions it has been scored on, in a fixed dimension order.',
+      resolve: (organisation, _args, context) =>
+        context.loaders.scoresByOrganisation.load(organisation.reference),
+    }),
+    aliases: t.field({
+      type: [OrganisationAliasRef],
+      description: 'Other names: those in use first, then the latest ended first.',
+      resolve: (organisation, _args, context) =>
+        context.loaders.aliasesByOrganisation.load(organisation.reference),
+    }),
+    tickers: t.field({
+      type: [TickerRef],
+      description: 'Listings, the primary one first.',
+      resolve: (organisation, _args, context) =>
+        context.loaders.tickersByOrganisation.load(organisation.reference),
+    }),
+    domains: t.field({
+      type: [OrganisationDomainRef],
+      description: 'Web domains, the most confident first.',
+      resolve: (organisation, _args, context) =>
+        context.loaders.domainsByOrganisation.load(organisation.reference),
+    }),
+    phones: t.field({
+      type: [OrganisationPhoneRef],
+      description: 'Telephone numbers, main numbers first.',
+      resolve: (organisation, _args, context) =>
+        context.loaders.phonesByOrganisation.load(organisation.reference),
+    }),
+    industries: t.field({
+      type: [OrganisationIndustryRef],
+      description: 'GICS classification, the primary node first.',
+      resolve: (organisation, _args, context) =>
+        context.loaders.industriesByOrganisation.load(organisation.reference),
+    }),
+    addresses: t.field({
+      type: OrganisationAddressesRef,
+      resolve: async (organisation, _args, context) =>
+        addressesByKind(await context.loaders.addressesByOrganisation.load(organisation.reference)),
+    }),
+    clientSummary: t.field({
+      type: ClientSummaryRef,
+      nullable: true,
+      description: 'The latest assets-under-management record, or null.',
+      resolve: (organisation, _args, context) =>
+        context.loaders.latestClientSummaryByOrganisation.load(organisation.reference),
+    }),
+    clientSummaries: t.field({
+      type: [ClientSummaryRef],
+      description: 'Every assets-under-management record, newest first.',
+      resolve: (organisation, _args, context) =>
+        context.loaders.clientSummariesByOrganisation.load(organisation.reference),
+    }),
+    currentExecutives: t.field({
+      type: [OrganisationRoleRef],
+      description:
+        'Current roles whose title reads as executive (C-suite titles and abbreviations, president, founder, owner, director, VP/SVP/EVP, general or country manager, partner, head of, chair, board member; not assistants or HR business partners), latest joiner first.',
+      resolve: async (organisation, _args, context) =>
+        (await peopleOf(organisation, context)).currentExecutives,
+    }),
+    currentProfessionals: t.field({
+      type: [OrganisationRoleRef],
+      description: 'Every other current role, latest joiner first.',
+      resolve: async (organisation, _args, context) =>
+        (await peopleOf(organisation, context)).currentProfessionals,
+    }),
+    alumni: t.field({
+      type: [OrganisationRoleRef],
+      description: 'Ended roles, most recent leaver first.',
+      resolve: async (organisation, _args, context) => (await peopleOf(organisation, context)).alumni,
+    }),
   }),
 });
 
@@ -20,5 +255,114 @@ builder.queryField('organisation', (t) =>
     authScopes: { covers: 'organisations' },
     args: { reference: t.arg({ type: 'UUID', required: true }) },
     resolve: (_root, args, context) => context.loaders.organisationByReference.load(args.reference),
+  }),
+);
+
+const ScoreFilter = builder.inputType('ScoreFilter', {
+  description: 'A lowest score on one dimension (REST `score_min` with `score_dimension`).',
+  fields: (t) => ({
+    dimension: t.field({ type: ScoreDimensionEnum, required: true }),
+    min: t.int({ required: true, description: '1 to 100.' }),
+  }),
+});
+
+const OrganisationFilterInput = builder.inputType('OrganisationFilter', {
+  description: 'Filters of the organisation list (those of `GET /v1/organisations`); all given ones apply.',
+  fields: (t) => ({
+    name: t.string({
+      description: 'Case-insensitive substring of the name; `%`, `_` and `\\` match themselves.',
+    }),
+    showEmpty: t.boolean({
+      description:
+        'Search every organisation, not only those with recorded activity (an index refreshed periodically); also lowers the default `minConfidence` to 0.',
+    }),
+    industry: t.string({
+      description: 'A GICS code of 2, 4, 6 or 8 digits that exists: that node and every node below it.',
+    }),
+    country: t.string({
+      description:
+        'Country of the company address: an ISO 3166 alpha-2 or alpha-3 code or an English name, any case.',
+    }),
+    kind: t.field({
+      type: OrganisationKindEnum,
+      description: 'Without it funds are left out (REST `type`).',
+    }),
+    status: t.field({ type: OrganisationStatusEnum, description: 'Without it every status.' }),
+    verified: t.boolean(),
+    minConfidence: t.int({ description: '0 to 100; defaults to 5, or to 0 with `showEmpty`.' }),
+    hasAum: t.boolean({
+      description: 'With (true) or without (false) assets-under-management records (REST `has_raum`).',
+    }),
+    activityTypes: t.field({
+      type: [ActivityTypeEnum],
+      description: 'Organisations with activity of any of these types.',
+    }),
+    activityPeriod: t.field({
+      type: ActivityPeriodEnum,
+      description: 'Organisations with activity (of `activityTypes`, when given) in the period.',
+    }),
+    minScore: t.field({ type: ScoreFilter }),
+  }),
+});
+
+type FilterInput = typeof OrganisationFilterInput.$inferInput;
+
+/** The graph's filter as the domain's; null means "not given", as in REST. */
+function organisationFilterOf(input: FilterInput | null | undefined): OrganisationFilter {
+  if (!input) return {};
+  const given = <Value>(value: Value | null | undefined) => value ?? undefined;
+  return {
+    name: given(input.name),
+    showEmpty: given(input.showEmpty),
+    industry: given(input.industry),
+    country: given(input.country),
+    kind: given(input.kind),
+    status: given(input.status),
+    verified: given(input.verified),
+    minConfidence: given(input.minConfidence),
+    hasAum: given(input.hasAum),
+    activityTypes: given(input.activityTypes),
+    activityPeriod: given(input.activityPeriod),
+    score: input.minScore ? { dimension: input.minScore.dimension, min: input.minScore.min } : undefined,
+  };
+}
+
+const organisationKeySchema: z.ZodType<OrganisationSortKey> = z.object({
+  name: z.string(),
+  reference: z.uuid(),
+});
+
+builder.queryField('organisations', (t) =>
+  t.connection(
+    {
+      type: OrganisationRef,
+      description:
+        'Organisations sorted by name, then reference: the order and filters of `GET /v1/organisations`. Without `showEmpty` only organisations with recorded activity are searched, and funds are left out unless `kind` says otherwise.',
+      authScopes: { covers: 'organisations' },
+      args: { filter: t.arg({ type: OrganisationFilterInput }) },
+      resolve: async (_root, args, context) => {
+        const filter = organisationFilterOf(args.filter);
+        const connection = await resolveKeysetConnection<Organisation, OrganisationSortKey>(
+          args,
+          { schema: organisationKeySchema, of: organisationSortKey },
+          (window) => findOrganisations(context.db, filter, window),
+        );
+        return {
+          ...connection,
+          totalCount: () =>
+            countOrganisations(context.db, filter, { timeoutMs: context.config.countTimeoutMs }),
+        };
+      },
+    },
+    { name: 'OrganisationConnection' },
+    { name: 'OrganisationEdge' },
+  ),
+);
+
+builder.objectField(ArticleRef, 'organisations', (t) =>
+  t.field({
+    type: [OrganisationRef],
+    description: 'The organisations the article is about, by name.',
+    resolve: (article, _args, context) => context.loaders.organisationsByArticle.load(article.reference),
   }),
 );

@@ -1,3 +1,282 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { organisationStatuses, scoreDimensions } from '../../db/schema/organisations.ts';
+import { invalidParameter } from '../../domain/errors.ts';
+import {
+  type ActivityType,
+  activityPeriods,
+  activityTypes,
+  countOrganisations,
+  findOrganisations,
+  type OrganisationFilter,
+} from '../../domain/organisations/find-organisations.ts';
+import { getOrganisation } from '../../domain/organisations/get-organisation.ts';
+import { getOrganisationPeople } from '../../domain/organisations/organisation-people.ts';
+import { getOrganisationOwnership } from '../../domain/ownership/organisation-ownership.ts';
+import { covers } from '../../server/authenticate.ts';
+import { commonErrorResponses, envelope, envelopeSchema, notFoundResponse } from '../envelope.ts';
+import { maxLimit, pageMeta, pageMetaSchema, pageWindow, pagingQuery, splitPage } from '../paging.ts';
 import type { RestApp } from '../router.ts';
+import {
+  organisationListRowSchema,
+  organisationPeopleSchema,
+  organisationRecordSchema,
+  serializeOrganisationListRow,
+  serializeOrganisationPeople,
+  serializeOrganisationRecord,
+} from '../serializers/organisations.ts';
+import { organisationOwnershipSchema, serializeOrganisationOwnership } from '../serializers/ownership.ts';
 
-export function registerOrganisationRoutes(_app: RestApp): void {}
+const oneOf = (values: readonly string[]) => `must be one of ${values.join(', ')}`;
+
+function enumQuery<const Values extends readonly [string, ...string[]]>(
+  name: string,
+  values: Values,
+  description: string,
+) {
+  return z
+    .enum(values, { error: oneOf(values) })
+    .optional()
+    .openapi({ param: { name, in: 'query' }, description });
+}
+
+function booleanQuery(name: string, description: string) {
+  return z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .transform((value) => value === 'true')
+    .optional()
+    .openapi({ param: { name, in: 'query' }, description });
+}
+
+/** A decimal integer in [min, max]; `''`, `1.5`, `1e2` and `0x10` are refused rather than coerced. */
+function integerQuery(name: string, min: number, max: number, description: string) {
+  const message = `must be an integer from ${min} to ${max}`;
+  return z
+    .string()
+    .regex(/^[+-]?\d{1,9}$/, { error: message })
+    .transform(Number)
+    .pipe(z.number().int().min(min, { error: message }).max(max, { error: message }))
+    .optional()
+    .openapi({ param: { name, in: 'query' }, type: 'integer', minimum: min, maximum: max, description });
+}
+
+const statusValues = [...organisationStatuses, 'all'] as const;
+
+const listQuery = z.object({
+  name: z
+    .string()
+    .optional()
+    .openapi({
+      param: { name: 'name', in: 'query' },
+      description: 'Substring of the name, any case; `%`, `_` and `\\` match themselves.',
+    }),
+  show_empty: enumQuery(
+    'show_empty',
+    ['true'],
+    'Only value `true`: search every organisation, not only those with recorded activity (an index refreshed periodically); ' +
+      'also lowers the default `min_confidence` to 0. Set it for name lookups.',
+  ),
+  industry: z
+    .string()
+    .regex(/^(?:\d{2}){1,4}$/, { error: 'must be a GICS code of 2, 4, 6 or 8 digits' })
+    .optional()
+    .openapi({
+      param: { name: 'industry', in: 'query' },
+      type: 'integer',
+      description:
+        'A GICS code (sector, industry group, industry or sub-industry); matches it and every code below it.',
+      example: 45,
+    }),
+  country: z
+    .string()
+    .min(1, { error: 'must be a country code or name' })
+    .optional()
+    .openapi({
+      param: { name: 'country', in: 'query' },
+      description:
+        'Country of the company address: an ISO 3166 alpha-2 or alpha-3 code or an English name, any case.',
+      example: 'GB',
+    }),
+  type: enumQuery(
+    'type',
+    ['fund', 'all'],
+    '`fund`: only funds; `all`: everything. Without it funds are excluded.',
+  ),
+  status: enumQuery('status', statusValues, 'Organisation status; `all` (the default) does not filter.'),
+  verified: booleanQuery('verified', 'Only verified (true) or unverified (false) organisations.'),
+  min_confidence: integerQuery(
+    'min_confidence',
+    0,
+    100,
+    'Lowest confidence to include; defaults to 5, or to 0 with `show_empty=true`.',
+  ),
+  has_raum: booleanQuery(
+    'has_raum',
+    'Only organisations with (true) or without (false) assets-under-management records.',
+  ),
+  activity_type: z
+    .string()
+    .refine(
+      (value) => value.split(',').every((type) => (activityTypes as readonly string[]).includes(type.trim())),
+      { error: `must be a comma-separated list of ${activityTypes.join(', ')}` },
+    )
+    .transform((value) => [...new Set(value.split(',').map((type) => type.trim() as ActivityType))])
+    .optional()
+    .openapi({
+      param: { name: 'activity_type', in: 'query' },
+      description: `Comma-separated from ${activityTypes.join(', ')}: organisations with activity of any of them.`,
+      example: 'move,funding',
+    }),
+  activity_period: enumQuery(
+    'activity_period',
+    activityPeriods as [string, ...string[]],
+    'Only organisations with activity (of `activity_type`, when given) within the last 7, 30, 91 or 365 days.',
+  ),
+  score_min: integerQuery('score_min', 1, 100, 'Lowest score on `score_dimension` (both or neither).'),
+  score_dimension: enumQuery('score_dimension', scoreDimensions, 'The score `score_min` applies to.'),
+  ...pagingQuery(maxLimit),
+});
+
+type ListQuery = z.infer<typeof listQuery>;
+
+function filterOf(query: ListQuery): OrganisationFilter {
+  if (query.score_min !== undefined && query.score_dimension === undefined) {
+    throw invalidParameter(
+      `Invalid query parameter \`score_dimension\`: required with score_min; ${oneOf(scoreDimensions)}.`,
+    );
+  }
+  if (query.score_dimension !== undefined && query.score_min === undefined) {
+    throw invalidParameter(
+      'Invalid query parameter `score_min`: required with score_dimension; an integer from 1 to 100.',
+    );
+  }
+  return {
+    name: query.name,
+    showEmpty: query.show_empty === 'true',
+    industry: query.industry,
+    country: query.country,
+    kind: query.type === 'fund' ? 'funds' : query.type,
+    status: query.status === 'all' ? undefined : query.status,
+    verified: query.verified,
+    minConfidence: query.min_confidence,
+    hasAum: query.has_raum,
+    activityTypes: query.activity_type,
+    activityPeriod: query.activity_period as OrganisationFilter['activityPeriod'],
+    score:
+      query.score_min !== undefined && query.score_dimension !== undefined
+        ? { dimension: query.score_dimension, min: query.score_min }
+        : undefined,
+  };
+}
+
+export const organisationReferenceParam = z.object({
+  organisationReference: z.guid({ error: 'must be a UUID' }).openapi({
+    param: { name: 'organisationReference', in: 'path' },
+    description: "The organisation's reference.",
+    example: '3f0c2a9e-5b7d-4c1e-9a2b-6d8e0f1a2b3c',
+  }),
+});
+
+const json = <Schema extends z.ZodType>(description: string, schema: Schema) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+const listRoute = createRoute({
+  method: 'get',
+  path: '/v1/organisations',
+  tags: ['organisations'],
+  summary: 'List organisations',
+  description:
+    'Organisations matching every given filter, sorted by name then reference. Without `show_empty=true` only ' +
+    'organisations with recorded activity are searched. A bad value of any parameter gives 422.',
+  middleware: [covers('organisations')] as const,
+  security: [{ bearerAuth: [] }],
+  request: { query: listQuery },
+  responses: {
+    200: json(
+      'A page of organisation list rows.',
+      envelopeSchema(z.array(organisationListRowSchema), pageMetaSchema),
+    ),
+    ...commonErrorResponses,
+  },
+});
+
+const getRoute = createRoute({
+  method: 'get',
+  path: '/v1/organisations/{organisationReference}',
+  tags: ['organisations'],
+  summary: 'Get an organisation',
+  middleware: [covers('organisations')] as const,
+  security: [{ bearerAuth: [] }],
+  request: { params: organisationReferenceParam },
+  responses: {
+    200: json('The organisation single record.', envelopeSchema(organisationRecordSchema, z.null())),
+    ...notFoundResponse,
+    ...commonErrorResponses,
+  },
+});
+
+const peopleRoute = createRoute({
+  method: 'get',
+  path: '/v1/organisations/{organisationReference}/people',
+  tags: ['organisations'],
+  summary: "List an organisation's people",
+  description: 'Current executives, current professionals and alumni, all in one response (not paginated).',
+  middleware: [covers('organisations')] as const,
+  security: [{ bearerAuth: [] }],
+  request: { params: organisationReferenceParam },
+  responses: {
+    200: json("The organisation's people.", envelopeSchema(organisationPeopleSchema, z.null())),
+    ...notFoundResponse,
+    ...commonErrorResponses,
+  },
+});
+
+const ownershipRoute = createRoute({
+  method: 'get',
+  path: '/v1/organisations/{organisationReference}/ownership',
+  tags: ['ownership'],
+  summary: "Get an organisation's ownership",
+  description: 'Who owns the organisation (people and organisations) and what it owns, in one response.',
+  middleware: [covers('ownership')] as const,
+  security: [{ bearerAuth: [] }],
+  request: { params: organisationReferenceParam },
+  responses: {
+    200: json('The organisation ownership record.', envelopeSchema(organisationOwnershipSchema, z.null())),
+    ...notFoundResponse,
+    ...commonErrorResponses,
+  },
+});
+
+export function registerOrganisationRoutes(app: RestApp): void {
+  app.openapi(listRoute, async (c) => {
+    const { db, config } = c.var.ctx;
+    const query = c.req.valid('query');
+    const filter = filterOf(query);
+    const [rows, total] = await Promise.all([
+      findOrganisations(db, filter, pageWindow(query.page, query.limit)),
+      countOrganisations(db, filter, { timeoutMs: config.countTimeoutMs }),
+    ]);
+    const page = splitPage(rows, query.limit);
+    const meta = pageMeta(c, { total, page: query.page, limit: query.limit, hasNext: page.hasNext });
+    return c.json(envelope(c, page.rows.map(serializeOrganisationListRow), meta), 200);
+  });
+
+  app.openapi(getRoute, async (c) => {
+    const { organisationReference } = c.req.valid('param');
+    const record = await getOrganisation(c.var.ctx.db, organisationReference);
+    return c.json(envelope(c, serializeOrganisationRecord(record), null), 200);
+  });
+
+  app.openapi(peopleRoute, async (c) => {
+    const { organisationReference } = c.req.valid('param');
+    const people = await getOrganisationPeople(c.var.ctx.db, organisationReference);
+    return c.json(envelope(c, serializeOrganisationPeople(people), null), 200);
+  });
+
+  app.openapi(ownershipRoute, async (c) => {
+    const { organisationReference } = c.req.valid('param');
+    const ownership = await getOrganisationOwnership(c.var.ctx.db, organisationReference);
+    return c.json(envelope(c, serializeOrganisationOwnership(ownership), null), 200);
+  });
+}

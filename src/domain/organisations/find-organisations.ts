@@ -1,0 +1,186 @@
+import { and, asc, desc, eq, gte, type SQL, sql } from 'drizzle-orm';
+import type { Database } from '../../db/database.ts';
+import {
+  type Organisation,
+  type OrganisationStatus,
+  organisationsTable,
+  type ScoreDimension,
+} from '../../db/schema/organisations.ts';
+import { invalidParameter } from '../errors.ts';
+import { countWithinLimit, type ListWindow, likeSubstring, type Total } from '../paging.ts';
+import { resolveCountry } from './country.ts';
+import { resolveIndustryCode } from './industries.ts';
+
+export const activityTypes = ['move', 'funding', 'public_offering', 'client_summary'] as const;
+export type ActivityType = (typeof activityTypes)[number];
+
+/** How far back each activity period reaches, in days. */
+export const activityPeriodDays = { week: 7, month: 30, quarter: 91, year: 365 } as const;
+export type ActivityPeriod = keyof typeof activityPeriodDays;
+export const activityPeriods = Object.keys(activityPeriodDays) as ActivityPeriod[];
+
+/** `funds` keeps only funds, `all` everything; without it funds are left out, as the interface says. */
+export type OrganisationKind = 'funds' | 'all';
+
+/** The organisation list's filters, as both transports pass them (values already of the right type). */
+export interface OrganisationFilter {
+  /** Substring of the name, any case; `%`, `_` and `\` match themselves. */
+  name?: string;
+  /** Search every organisation, not only those in the activity index; lowers the default `minConfidence` to 0. */
+  showEmpty?: boolean;
+  /** A GICS code (2 to 8 digits): that node and every node below it. */
+  industry?: string;
+  /** Company address country: an alpha-2 or alpha-3 code or an English name. */
+  country?: string;
+  kind?: OrganisationKind;
+  /** Absent: every status. */
+  status?: OrganisationStatus;
+  verified?: boolean;
+  /** 0 to 100; defaults to 5, or 0 with `showEmpty`. */
+  minConfidence?: number;
+  /** With (true) or without (false) assets-under-management records. */
+  hasAum?: boolean;
+  /** Activity of any of these types (in `activityPeriod` when it is given). */
+  activityTypes?: readonly ActivityType[];
+  activityPeriod?: ActivityPeriod;
+  /** A score of at least `min` (1 to 100) on `dimension`. */
+  score?: { dimension: ScoreDimension; min: number };
+}
+
+/** The list's sort key: name, then reference to break ties. */
+export interface OrganisationSortKey {
+  name: string;
+  reference: string;
+}
+
+export const defaultMinConfidence = 5;
+
+export function organisationSortKey(organisation: Organisation): OrganisationSortKey {
+  return { name: organisation.name, reference: organisation.reference };
+}
+
+/** The conditions of a filter on `organisations`; throws an invalid parameter for a value out of range. */
+export function organisationConditions(filter: OrganisationFilter): SQL[] {
+  const o = organisationsTable;
+  const conditions: SQL[] = [];
+
+  if (filter.name !== undefined && filter.name !== '') {
+    conditions.push(sql`${o.name} ilike ${likeSubstring(filter.name)}`);
+  }
+
+  const wantsActivity = (filter.activityTypes?.length ?? 0) > 0 || filter.activityPeriod !== undefined;
+  if (wantsActivity || !filter.showEmpty) {
+    const activity: SQL[] = [sql`a.organisation_reference = ${o.reference}`];
+    if (filter.activityTypes && filter.activityTypes.length > 0) {
+      for (const type of filter.activityTypes) {
+        if (!activityTypes.includes(type)) {
+          throw invalidParameter(`activity type \`${type}\` is not one of ${activityTypes.join(', ')}.`);
+        }
+      }
+      activity.push(
+        sql`a.activity_type in (${sql.join(
+          filter.activityTypes.map((type) => sql`${type}`),
+          sql`, `,
+        )})`,
+      );
+    }
+    if (filter.activityPeriod !== undefined) {
+      const days = activityPeriodDays[filter.activityPeriod];
+      activity.push(sql`a.last_activity_at >= now() - make_interval(days => ${days})`);
+    }
+    conditions.push(
+      sql`exists (select 1 from organisation_activity a where ${sql.join(activity, sql` and `)})`,
+    );
+  }
+
+  if (filter.industry !== undefined) {
+    const code = resolveIndustryCode(filter.industry);
+    conditions.push(
+      sql`exists (select 1 from organisation_industries oi where oi.organisation_reference = ${o.reference} and oi.industry_code like ${`${code}%`})`,
+    );
+  }
+
+  if (filter.country !== undefined) {
+    const country = resolveCountry(filter.country);
+    conditions.push(
+      sql`exists (select 1 from organisation_addresses ad where ad.organisation_reference = ${o.reference} and ad.kind = 'company' and ad.country = ${country})`,
+    );
+  }
+
+  if (filter.kind === 'funds') conditions.push(eq(o.isFund, true));
+  else if (filter.kind !== 'all') conditions.push(eq(o.isFund, false));
+
+  if (filter.status !== undefined) conditions.push(eq(o.status, filter.status));
+  if (filter.verified !== undefined) conditions.push(eq(o.verified, filter.verified));
+
+  const minConfidence = filter.minConfidence ?? (filter.showEmpty ? 0 : defaultMinConfidence);
+  if (!Number.isInteger(minConfidence) || minConfidence < 0 || minConfidence > 100) {
+    throw invalidParameter(
+      `min_confidence (minConfidence) must be an integer from 0 to 100; got ${minConfidence}.`,
+    );
+  }
+  if (minConfidence > 0) conditions.push(gte(o.confidence, minConfidence));
+
+  if (filter.hasAum !== undefined) {
+    const aum = sql`exists (select 1 from client_summaries cs where cs.organisation_reference = ${o.reference})`;
+    conditions.push(filter.hasAum ? aum : sql`not ${aum}`);
+  }
+
+  if (filter.score !== undefined) {
+    const { dimension, min } = filter.score;
+    if (!Number.isInteger(min) || min < 1 || min > 100) {
+      throw invalidParameter(`score_min (the minimum score) must be an integer from 1 to 100; got ${min}.`);
+    }
+    conditions.push(
+      sql`exists (select 1 from organisation_scores sc where sc.organisation_reference = ${o.reference} and sc.dimension = ${dimension} and sc.score >= ${min})`,
+    );
+  }
+
+  return conditions;
+}
+
+/**
+ * One window of the organisation list, sorted by name then reference. REST reads it by offset, the
+ * graph by keyset (`after`/`before` are sort keys); `inverted` reads backwards from `before`, newest
+ * rows last, as the relay helper expects.
+ */
+export async function findOrganisations(
+  db: Database,
+  filter: OrganisationFilter,
+  window: ListWindow<OrganisationSortKey>,
+): Promise<Organisation[]> {
+  const o = organisationsTable;
+  const conditions = organisationConditions(filter);
+  if (window.after) {
+    conditions.push(
+      sql`(${o.name}, ${o.reference}) > (${window.after.name}, ${window.after.reference}::uuid)`,
+    );
+  }
+  if (window.before) {
+    conditions.push(
+      sql`(${o.name}, ${o.reference}) < (${window.before.name}, ${window.before.reference}::uuid)`,
+    );
+  }
+  const order = window.inverted ? [desc(o.name), desc(o.reference)] : [asc(o.name), asc(o.reference)];
+  const query = db
+    .select()
+    .from(o)
+    .where(and(...conditions))
+    .orderBy(...order)
+    .limit(window.limit);
+  return window.offset ? query.offset(window.offset) : query;
+}
+
+/** How many organisations match, exactly within the time limit, else the table-wide estimate. */
+export async function countOrganisations(
+  db: Database,
+  filter: OrganisationFilter,
+  options: { timeoutMs: number },
+): Promise<Total> {
+  const conditions = organisationConditions(filter);
+  const where = conditions.length > 0 ? sql` where ${and(...conditions)}` : sql``;
+  return countWithinLimit(db, sql`select count(*) as count from ${organisationsTable}${where}`, {
+    table: 'organisations',
+    timeoutMs: options.timeoutMs,
+  });
+}

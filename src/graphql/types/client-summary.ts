@@ -1,0 +1,40 @@
+import type { ClientSummaryEntry } from '../../db/schema/organisations.ts';
+import { builder } from '../builder.ts';
+import { ClientSummaryRef, OrganisationRef } from '../refs.ts';
+import { SummaryTypeEnum } from './organisation-enums.ts';
+
+const ClientSummaryEntryRef = builder.objectRef<ClientSummaryEntry>('ClientSummaryEntry').implement({
+  description: 'One client type of an assets-under-management record.',
+  fields: (t) => ({
+    clientType: t.exposeString('client_type'),
+    clientTypeLabel: t.exposeString('client_type_label'),
+    numberOfClients: t.exposeInt('number_of_clients', {
+      nullable: true,
+      description: 'Null when there are fewer than 5 (see `fewerThan5`).',
+    }),
+    fewerThan5: t.exposeBoolean('fewer_than_5'),
+    regulatoryAssetsUnderManagement: t.exposeFloat('regulatory_assets_under_management', {
+      nullable: true,
+      description: 'In the record’s currency; null when not reported.',
+    }),
+  }),
+});
+
+builder.node(ClientSummaryRef, {
+  description: 'An assets-under-management (AUM) record of an organisation, published yearly.',
+  authScopes: { covers: 'organisations' },
+  id: { resolve: (summary) => summary.reference },
+  loadOne: (reference, context) => context.loaders.clientSummaryByReference.load(reference),
+  fields: (t) => ({
+    reference: t.expose('reference', { type: 'UUID' }),
+    currencyCode: t.exposeString('currencyCode', { description: 'ISO 4217 currency code.' }),
+    summaryType: t.field({ type: SummaryTypeEnum, resolve: (summary) => summary.summaryType }),
+    publishDate: t.expose('publishDate', { type: 'DateTime' }),
+    entries: t.field({ type: [ClientSummaryEntryRef], resolve: (summary) => summary.entries }),
+    organisation: t.field({
+      type: OrganisationRef,
+      resolve: async (summary, _args, context) =>
+        (await context.loaders.organisationByReference.load(summary.organisationReference))!,
+    }),
+  }),
+});
