@@ -1,0 +1,248 @@
+import { getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
+import { type Database, queryRows } from '../../db/database.ts';
+import {
+  type Annotation,
+  type AnnotationType,
+  type Article,
+  annotationsTable,
+  articlesTable,
+} from '../../db/schema/articles.ts';
+import { profilesTable } from '../../db/schema/profiles.ts';
+import { notFound } from '../errors.ts';
+import type { ListWindow, Total } from '../paging.ts';
+
+/** Which side of a statement the person is on: its subject (`about`) or its speaker (`by`). */
+export const annotationRoles = ['about', 'by'] as const;
+export type AnnotationRole = (typeof annotationRoles)[number];
+
+/** `latest` folds a repeated yearly statement into its newest occurrence; `none` keeps every one. */
+export const collapseModes = ['latest', 'none'] as const;
+export type CollapseMode = (typeof collapseModes)[number];
+
+export interface ProfileArticleOptions {
+  /** Only statements of this type, and only articles that have one. */
+  type?: AnnotationType;
+  /** Only this side, and only articles where the person is on it. */
+  role?: AnnotationRole;
+  collapse: CollapseMode;
+}
+
+/** The list order, newest first: publication time (ISO, microseconds), then article reference, both descending. */
+export interface ProfileArticleKey {
+  publishedAt: string;
+  articleReference: string;
+}
+
+/** A statement as it appears in a person's article list. */
+export interface ProfileAnnotation extends Annotation {
+  /** Under `collapse: latest`, how many statements of the series were folded into this one, itself included. */
+  historyCount?: number;
+}
+
+export interface ProfileArticle {
+  article: Article;
+  about: ProfileAnnotation[];
+  by: ProfileAnnotation[];
+  key: ProfileArticleKey;
+}
+
+export interface ProfileArticlePage {
+  items: ProfileArticle[];
+  /** Every matching article of the person after filtering and folding, not only this page. */
+  total: Total;
+}
+
+/**
+ * A person's articles (the person is the subject or the speaker of at least one statement), newest
+ * first, with the statements on each side, filtered and folded per `options`. NOT_FOUND for an unknown person.
+ */
+export async function getProfileArticles(
+  db: Database,
+  profileReference: string,
+  options: ProfileArticleOptions,
+  window: ListWindow<ProfileArticleKey>,
+): Promise<ProfileArticlePage> {
+  const pages = await findProfileArticles(db, [profileReference], options, window);
+  const page = pages.get(profileReference);
+  if (!page) throw notFound('profile', profileReference);
+  return page;
+}
+
+/**
+ * `getProfileArticles` for many people at once, in two statements whatever their number: the folding,
+ * filtering, paging (per person) and counting happen in one SQL statement, then the page's articles
+ * are read. Unknown people are absent from the map.
+ */
+export async function findProfileArticles(
+  db: Database,
+  profileReferences: readonly string[],
+  options: ProfileArticleOptions,
+  window: ListWindow<ProfileArticleKey>,
+): Promise<Map<string, ProfileArticlePage>> {
+  if (profileReferences.length === 0) return new Map();
+  const rows = await queryRows<ProfileArticleRow>(
+    db,
+    profileArticlesQuery(profileReferences, options, window),
+  );
+  const articleReferences = [
+    ...new Set(rows.flatMap((row) => (row.reference ? (row.articleReference ?? []) : []))),
+  ];
+  const articles =
+    articleReferences.length === 0
+      ? []
+      : await db.select().from(articlesTable).where(inArray(articlesTable.reference, articleReferences));
+  return assembleProfileArticles(
+    rows,
+    new Map(articles.map((article) => [article.reference, article])),
+    options,
+  );
+}
+
+/** One row of the SQL result: a person's total, and (when the page has any) one statement on the page. */
+export type ProfileArticleRow = {
+  personReference: string;
+  total: number;
+  windowRank: number | null;
+  publishedKey: string | null;
+  role: AnnotationRole | null;
+  historyCount: number | null;
+} & { [K in keyof Annotation]: Annotation[K] | null };
+
+/**
+ * Groups the statement rows (ordered by person, page position, role, offset) into article items.
+ * `historyCount` is kept only when folding, since unfolded statements have no series to count.
+ */
+export function assembleProfileArticles(
+  rows: readonly ProfileArticleRow[],
+  articles: ReadonlyMap<string, Article>,
+  options: Pick<ProfileArticleOptions, 'collapse'>,
+): Map<string, ProfileArticlePage> {
+  const pages = new Map<string, ProfileArticlePage>();
+  const itemByPosition = new Map<string, ProfileArticle>();
+  for (const row of rows) {
+    let page = pages.get(row.personReference);
+    if (!page) {
+      page = { items: [], total: { value: Number(row.total), isEstimate: false } };
+      pages.set(row.personReference, page);
+    }
+    if (row.reference === null || row.role === null || row.publishedKey === null) continue;
+    const positionKey = `${row.personReference}:${row.windowRank}`;
+    let item = itemByPosition.get(positionKey);
+    if (!item) {
+      const article = articles.get(row.articleReference!);
+      if (!article) continue;
+      item = {
+        article,
+        about: [],
+        by: [],
+        key: { publishedAt: row.publishedKey, articleReference: article.reference },
+      };
+      itemByPosition.set(positionKey, item);
+      page.items.push(item);
+    }
+    const annotation = toAnnotation(row);
+    if (options.collapse === 'latest') annotation.historyCount = Number(row.historyCount);
+    item[row.role].push(annotation);
+  }
+  return pages;
+}
+
+const annotationColumns = getTableColumns(annotationsTable);
+const annotationKeys = Object.keys(annotationColumns) as (keyof Annotation)[];
+
+function toAnnotation(row: ProfileArticleRow): ProfileAnnotation {
+  const annotation = {} as Record<string, unknown>;
+  for (const key of annotationKeys) annotation[key] = row[key];
+  return annotation as unknown as ProfileAnnotation;
+}
+
+/** Every annotation column, named by its camelCase key so that the rows come back shaped as `Annotation`. */
+function annotationSelection(): SQL {
+  return sql.join(
+    Object.entries(annotationColumns).map(([key, column]) => sql`${column} as ${sql.identifier(key)}`),
+    sql`, `,
+  );
+}
+
+function fromAlias(alias: string, keys: readonly string[]): SQL {
+  return sql.join(
+    keys.map((key) => sql`${sql.identifier(alias)}.${sql.identifier(key)}`),
+    sql`, `,
+  );
+}
+
+/**
+ * The statement behind `findProfileArticles`:
+ * - `mine`: the person's statements, once per side they are on (a self-statement is on both);
+ * - `ranked`: each statement's place in its series — same person, side, organisation, type and speaker
+ *   (the speaker's profile, or its kind and name when it has none), newest article first — and the
+ *   series' size. A statement with no organisation is a series of its own: nothing says it repeats;
+ * - `kept`: everything (`none`) or each series' newest statement (`latest`), so an article whose
+ *   statements were all folded away drops out;
+ * - `windowed`/`page`: the person's articles newest first, the keyset bounds applied, numbered in the
+ *   reading direction and cut to the window;
+ * - `totals`: one row per known person, with the count of their articles before paging.
+ */
+function profileArticlesQuery(
+  profileReferences: readonly string[],
+  options: ProfileArticleOptions,
+  window: ListWindow<ProfileArticleKey>,
+): SQL {
+  const a = annotationsTable;
+  const refs = [...profileReferences];
+  const typeFilter = options.type ? sql` and ${a.type} = ${options.type}` : sql``;
+  const sides: SQL[] = [];
+  if (options.role !== 'by') {
+    sides.push(
+      sql`select ${annotationSelection()}, 'about'::text as "role", ${a.subjectProfileReference} as "personReference" from ${a} where ${inArray(a.subjectProfileReference, refs)}${typeFilter}`,
+    );
+  }
+  if (options.role !== 'about') {
+    sides.push(
+      sql`select ${annotationSelection()}, 'by'::text as "role", ${a.speakerProfileReference} as "personReference" from ${a} where ${inArray(a.speakerProfileReference, refs)}${typeFilter}`,
+    );
+  }
+  const series = sql`m."personReference", m."role", coalesce(m."organisationReference"::text, 'annotation:' || m."reference"::text), m."type", coalesce(m."speakerProfileReference"::text, m."speakerKind"::text || ':' || m."speakerName")`;
+  const keyset: SQL[] = [];
+  if (window.after) {
+    keyset.push(
+      sql`("publishedAt", "articleReference") < (${window.after.publishedAt}::timestamptz, ${window.after.articleReference}::uuid)`,
+    );
+  }
+  if (window.before) {
+    keyset.push(
+      sql`("publishedAt", "articleReference") > (${window.before.publishedAt}::timestamptz, ${window.before.articleReference}::uuid)`,
+    );
+  }
+  const direction = sql.raw(window.inverted ? 'asc' : 'desc');
+  const offset = window.offset ?? 0;
+  return sql`
+    with mine as (${sql.join(sides, sql` union all `)}),
+    ranked as (
+      select m.*, art.published_at as "publishedAt",
+        row_number() over (partition by ${series} order by art.published_at desc, art.reference desc, m."start", m."reference") as "seriesRank",
+        (count(*) over (partition by ${series}))::int as "historyCount"
+      from mine m join ${articlesTable} art on art.reference = m."articleReference"
+    ),
+    kept as (select * from ranked${options.collapse === 'latest' ? sql` where "seriesRank" = 1` : sql``}),
+    article_list as (
+      select distinct "personReference", "articleReference", "publishedAt" from kept
+    ),
+    windowed as (
+      select al.*, row_number() over (partition by "personReference" order by "publishedAt" ${direction}, "articleReference" ${direction}) as "windowRank"
+      from article_list al${keyset.length > 0 ? sql` where ${sql.join(keyset, sql` and `)}` : sql``}
+    ),
+    page as (select * from windowed where "windowRank" > ${offset} and "windowRank" <= ${offset + window.limit}),
+    totals as (
+      select ${profilesTable.reference} as "personReference",
+        (select count(*) from article_list al where al."personReference" = ${profilesTable.reference})::int as total
+      from ${profilesTable} where ${inArray(profilesTable.reference, refs)}
+    )
+    select t."personReference", t.total, pg."windowRank"::int as "windowRank",
+      to_char(pg."publishedAt" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "publishedKey",
+      ${fromAlias('k', annotationKeys)}, k."role", k."historyCount"
+    from totals t
+    left join page pg on pg."personReference" = t."personReference"
+    left join kept k on k."personReference" = pg."personReference" and k."articleReference" = pg."articleReference"
+    order by t."personReference", pg."windowRank", k."role", k."start", k."reference"`;
+}
