@@ -1,10 +1,15 @@
 import { lexicographicSortSchema, printSchema } from 'graphql';
 import { builder } from './builder.ts';
 import './types/organisation.ts';
+import './types/industry.ts';
+import './types/client-summary.ts';
 import './types/profile.ts';
 import './types/article.ts';
+import './types/annotation.ts';
+import './types/experience.ts';
 import './types/event.ts';
 import './types/search.ts';
+import './types/suggestion.ts';
 import './types/ownership.ts';
 
 export const schema = builder.toSchema({ sortSchema: false });

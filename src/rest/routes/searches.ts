@@ -1,3 +1,155 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
+import { invalidChipsMessage, maxChips } from '../../domain/searches/chips.ts';
+import { saveEventSearch } from '../../domain/searches/save-search.ts';
+import {
+  countSuggestions,
+  findSuggestions,
+  maxSuggestionQueryLength,
+} from '../../domain/suggestions/find-suggestions.ts';
+import type { AppEnv } from '../../server/app-env.ts';
+import { covers } from '../../server/authenticate.ts';
+import { limitBodySize } from '../../server/limits/limit-body-size.ts';
+import { commonErrorResponses, envelope, envelopeSchema, errorEnvelopeSchema } from '../envelope.ts';
+import { errorResponse } from '../errors.ts';
+import { maxLimit, pageMeta, pageMetaSchema, pageWindow, pagingQuery, splitPage } from '../paging.ts';
 import type { RestApp } from '../router.ts';
+import {
+  conditionChipSchema,
+  joinChipSchema,
+  savedSearchSchema,
+  serializeSavedSearch,
+  serializeSuggestion,
+  suggestionSchema,
+} from '../serializers/searches.ts';
 
-export function registerSearchRoutes(_app: RestApp): void {}
+/** Far above any real search (100 chips of long labels), far below what could strain the server. */
+export const maxSearchBodyBytes = 64 * 1024;
+
+const errorContent = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: errorEnvelopeSchema } },
+});
+
+/** The spec requires `Content-Type: application/json` on the POST; anything else is refused before the body is read. */
+const requireJsonContentType: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const mediaType = (c.req.header('Content-Type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (mediaType !== 'application/json') {
+    return errorResponse(c, 415, [
+      `Send the search as JSON with the header Content-Type: application/json (got ${mediaType ? `\`${mediaType}\`` : 'none'}).`,
+    ]);
+  }
+  await next();
+};
+
+/** Malformed JSON gets the same envelope as every other error, with a sentence instead of a parser message. */
+const requireParsableJson: MiddlewareHandler<AppEnv> = async (c, next) => {
+  try {
+    JSON.parse(await c.req.text());
+  } catch {
+    return errorResponse(c, 400, ['The request body is not valid JSON; send `{ "query": [ ...chips ] }`.']);
+  }
+  await next();
+};
+
+const saveSearchBody = z
+  .object({
+    query: z.array(z.unknown()).openapi({
+      type: 'array',
+      description: `The chips in order: condition chips separated by join chips, at most ${maxChips}. An empty list or any malformed chip gives 400 \`${invalidChipsMessage}\`.`,
+      items: {
+        oneOf: [{ $ref: '#/components/schemas/ConditionChip' }, { $ref: '#/components/schemas/JoinChip' }],
+      },
+    }),
+  })
+  .openapi('SaveEventSearchBody');
+
+const saveSearchRoute = createRoute({
+  method: 'post',
+  path: '/v1/search/events',
+  tags: ['Searches'],
+  summary: 'Save an event search',
+  description:
+    'Stores chips as a reusable filter for `GET /v1/events?queryId=`. Identical chips (labels included) give the same `queryId`. ' +
+    'Operators and join values are compared in any case and stored upper case. Chips of field types the search does not support are accepted, match every event, and are listed in `ignored_field_types`.',
+  middleware: [
+    covers('searches'),
+    requireJsonContentType,
+    limitBodySize(maxSearchBodyBytes),
+    requireParsableJson,
+  ] as const,
+  security: [{ bearerAuth: [] }],
+  request: {
+    body: { required: true, content: { 'application/json': { schema: saveSearchBody } } },
+  },
+  responses: {
+    201: {
+      description: 'The saved search (also when identical chips were saved before).',
+      content: { 'application/json': { schema: envelopeSchema(savedSearchSchema, z.null()) } },
+    },
+    400: errorContent(
+      `Malformed JSON, a body without a \`query\` array, or invalid chips (message \`${invalidChipsMessage}\`).`,
+    ),
+    413: errorContent(`The body is larger than ${maxSearchBodyBytes / 1024} KiB.`),
+    415: errorContent('The Content-Type is not application/json.'),
+    ...commonErrorResponses,
+  },
+});
+
+const suggestionsQuery = z.object({
+  query: z
+    .string({ error: 'is required' })
+    .trim()
+    .min(1, 'must not be empty')
+    .max(maxSuggestionQueryLength, `must be at most ${maxSuggestionQueryLength} characters long`)
+    .openapi({
+      param: { name: 'query', in: 'query' },
+      description: 'A name or phrase, 1 to 200 characters after trimming; matches a substring, in any case.',
+      example: 'capital',
+    }),
+  ...pagingQuery(maxLimit),
+});
+
+const suggestionsRoute = createRoute({
+  method: 'get',
+  path: '/v1/search/suggestions',
+  tags: ['Searches'],
+  summary: 'List suggestions',
+  description:
+    'Filter values whose label contains `query`: organisations and occupations (value = reference), move types, event types, deal statuses and deal types (value = the exact value). People are never suggested. ' +
+    'Best matches first: an exact match, then a prefix, then any substring; then by label, field type (in the order above) and value.',
+  middleware: [covers('suggestions')] as const,
+  security: [{ bearerAuth: [] }],
+  request: { query: suggestionsQuery },
+  responses: {
+    200: {
+      description: 'A page of suggestions.',
+      content: { 'application/json': { schema: envelopeSchema(z.array(suggestionSchema), pageMetaSchema) } },
+    },
+    ...commonErrorResponses,
+  },
+});
+
+export function registerSearchRoutes(app: RestApp): void {
+  app.openAPIRegistry.register('ConditionChip', conditionChipSchema);
+  app.openAPIRegistry.register('JoinChip', joinChipSchema);
+
+  app.openapi(saveSearchRoute, async (c) => {
+    const search = await saveEventSearch(c.var.ctx.db, c.req.valid('json').query);
+    return c.json(envelope(c, serializeSavedSearch(search), null, 201), 201);
+  });
+
+  app.openapi(suggestionsRoute, async (c) => {
+    const { db, config } = c.var.ctx;
+    const { query, page, limit } = c.req.valid('query');
+    const [rows, total] = await Promise.all([
+      findSuggestions(db, query, pageWindow(page, limit)),
+      countSuggestions(db, query, config.countTimeoutMs),
+    ]);
+    const { rows: suggestions, hasNext } = splitPage(rows, limit);
+    return c.json(
+      envelope(c, suggestions.map(serializeSuggestion), pageMeta(c, { total, page, limit, hasNext })),
+      200,
+    );
+  });
+}

@@ -1,0 +1,128 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import { type Database, queryRows } from '../../db/database.ts';
+import { eventsTable, eventTypes } from '../../db/schema/events.ts';
+import { organisationsTable } from '../../db/schema/organisations.ts';
+import { occupationsTable } from '../../db/schema/reference.ts';
+import { invalidParameter } from '../errors.ts';
+import { countWithinLimit, likeSubstring, type Total } from '../paging.ts';
+import type { SupportedFieldType } from '../searches/chips.ts';
+
+/** Suggested field types, in the order the interface names them; ties in a ranking follow this order. */
+export const suggestionFieldTypes = [
+  'Organisation',
+  'Occupation',
+  'MoveType',
+  'EventType',
+  'DealStatus',
+  'DealType',
+] as const satisfies readonly SupportedFieldType[];
+
+/** The operator suggestions carry, spelled as the interface spells it for suggestions. */
+export const suggestionOperator = 'Equal';
+
+export const maxSuggestionQueryLength = 200;
+
+/** A filter value to put on a chip; people are never suggested. */
+export interface Suggestion {
+  fieldType: SupportedFieldType;
+  label: string;
+  /** A reference for organisations and occupations; the exact value for the other types. */
+  value: string;
+  operator: typeof suggestionOperator;
+}
+
+/** The text to look for: trimmed, 1 to 200 characters; INVALID_PARAMETER otherwise. */
+export function normaliseSuggestionQuery(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed.length === 0) throw invalidParameter('The suggestion query must not be empty.');
+  if (trimmed.length > maxSuggestionQueryLength) {
+    throw invalidParameter(
+      `The suggestion query must be at most ${maxSuggestionQueryLength} characters long.`,
+    );
+  }
+  return trimmed;
+}
+
+/**
+ * The distinct non-null values of an indexed events column, read as a loose index scan (one index
+ * probe per distinct value) so it costs the same however many events there are.
+ */
+function distinctValues(name: string, column: PgColumn): SQL {
+  return sql`${sql.identifier(name)}(v) as (
+    (select ${column} from ${eventsTable} where ${column} is not null order by ${column} limit 1)
+    union all
+    select (select ${column} from ${eventsTable} where ${column} > d.v order by ${column} limit 1)
+    from ${sql.identifier(name)} d where d.v is not null
+  )`;
+}
+
+/**
+ * Every matching suggestion as (field type ordinal, label, value): organisations and occupations by
+ * name (trigram indexes serve the substring match), move types, deal statuses and deal types as the
+ * distinct values present in the data, event types from their fixed list.
+ */
+function matchesQuery(text: string): SQL {
+  const pattern = likeSubstring(text);
+  const ordinal = (fieldType: (typeof suggestionFieldTypes)[number]) =>
+    sql.raw(String(suggestionFieldTypes.indexOf(fieldType)));
+  const o = organisationsTable;
+  const oc = occupationsTable;
+  return sql`with recursive
+    ${distinctValues('move_types', eventsTable.moveType)},
+    ${distinctValues('deal_statuses', eventsTable.dealStatus)},
+    ${distinctValues('deal_types', eventsTable.dealType)},
+    matches(field_type, label, value) as (
+      select ${ordinal('Organisation')}, ${o.name}, ${o.reference}::text from ${o} where ${o.name} ilike ${pattern}
+      union all
+      select ${ordinal('Occupation')}, ${oc.name}, ${oc.reference}::text from ${oc} where ${oc.name} ilike ${pattern}
+      union all
+      select ${ordinal('MoveType')}, v, v from move_types where v ilike ${pattern}
+      union all
+      select ${ordinal('EventType')}, t, t from unnest(array[${sql.join(
+        eventTypes.map((type) => sql`${type}`),
+        sql`, `,
+      )}]::text[]) as t where t ilike ${pattern}
+      union all
+      select ${ordinal('DealStatus')}, v, v from deal_statuses where v ilike ${pattern}
+      union all
+      select ${ordinal('DealType')}, v, v from deal_types where v ilike ${pattern}
+    )`;
+}
+
+/**
+ * Suggestions whose label contains `text` (case-insensitive), best first: an exact match, then a
+ * prefix, then any substring; ties by label (case-insensitive, then as written, byte order so both
+ * drivers agree), then field type in the interface's order, then value.
+ */
+export async function findSuggestions(
+  db: Database,
+  text: string,
+  window: { limit: number; offset: number },
+): Promise<Suggestion[]> {
+  const query = normaliseSuggestionQuery(text);
+  const rows = await queryRows<{ field_type: number; label: string; value: string }>(
+    db,
+    sql`${matchesQuery(query)}
+    select field_type, label, value from matches
+    order by
+      case when lower(label) = lower(${query}) then 0 when starts_with(lower(label), lower(${query})) then 1 else 2 end,
+      lower(label) collate "C", label collate "C", field_type, value collate "C"
+    limit ${window.limit} offset ${window.offset}`,
+  );
+  return rows.map((row) => ({
+    fieldType: suggestionFieldTypes[Number(row.field_type)]!,
+    label: row.label,
+    value: row.value,
+    operator: suggestionOperator,
+  }));
+}
+
+/** How many suggestions match over every field type, under the count time limit. */
+export function countSuggestions(db: Database, text: string, timeoutMs: number): Promise<Total> {
+  const query = normaliseSuggestionQuery(text);
+  return countWithinLimit(db, sql`${matchesQuery(query)} select count(*) as count from matches`, {
+    table: 'organisations',
+    timeoutMs,
+  });
+}
