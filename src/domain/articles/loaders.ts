@@ -1,8 +1,7 @@
 import DataLoader from 'dataloader';
 import type { Database } from '../../db/database.ts';
-import { oneByKey } from '../batch.ts';
+import { loaderByArguments, oneByKey } from '../batch.ts';
 import type { ListWindow } from '../paging.ts';
-import { loaderByArguments } from './batch-by-arguments.ts';
 import {
   type ArticleKey,
   type ArticlePage,

@@ -2,8 +2,7 @@ import DataLoader from 'dataloader';
 import { inArray } from 'drizzle-orm';
 import type { Database } from '../../db/database.ts';
 import { eventsTable } from '../../db/schema/events.ts';
-import { loaderByArguments } from '../articles/batch-by-arguments.ts';
-import { oneByKey } from '../batch.ts';
+import { loaderByArguments, oneByKey } from '../batch.ts';
 import type { ListWindow, Total } from '../paging.ts';
 import { type EventParticipant, findParticipants } from './describe-events.ts';
 import {

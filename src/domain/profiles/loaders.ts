@@ -1,6 +1,5 @@
 import type { Database } from '../../db/database.ts';
-import { loaderByArguments } from '../articles/batch-by-arguments.ts';
-import { manyByKey, oneByKey } from '../batch.ts';
+import { loaderByArguments, manyByKey, oneByKey } from '../batch.ts';
 import type { ListWindow } from '../paging.ts';
 import {
   findEmails,
