@@ -305,6 +305,7 @@ builder.queryField('event', (t) =>
 builder.queryField('events', (t) =>
   t.connection({
     type: EventRef,
+    nullable: true,
     description:
       'Events, newest first (publish date, then reference, descending), at most 100 a page. `queryId` applies a saved search (unknown ids are a NOT_FOUND error); it combines with `filter` by AND.',
     authScopes: { covers: 'events' },

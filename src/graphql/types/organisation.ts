@@ -336,6 +336,7 @@ builder.queryField('organisations', (t) =>
   t.connection(
     {
       type: OrganisationRef,
+      nullable: true,
       description:
         'Organisations sorted by name, then reference: the order and filters of `GET /v1/organisations`. Without `showEmpty` only organisations with recorded activity are searched, and funds are left out unless `kind` says otherwise.',
       authScopes: { covers: 'organisations' },

@@ -228,6 +228,7 @@ builder.queryField('profiles', (t) =>
   t.connection(
     {
       type: ProfileRef,
+      nullable: true,
       description:
         'People sorted by surname, then first name, then reference; the same order as `GET /v1/profiles`.',
       authScopes: { covers: 'people' },

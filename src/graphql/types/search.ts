@@ -84,6 +84,7 @@ builder.queryField('savedSearch', (t) =>
 builder.mutationField('saveEventSearch', (t) =>
   t.field({
     type: SaveEventSearchResult,
+    nullable: true,
     description:
       'Saves chips as a reusable event filter, with the rules of `POST /v1/search/events`: identical chips (labels included) return the same `queryId`. AND binds tighter than OR.',
     authScopes: { covers: 'searches' },

@@ -59,6 +59,7 @@ function checkOffsetArguments(args: DefaultConnectionArguments): void {
 builder.queryField('suggestions', (t) =>
   t.connection({
     type: SuggestionType,
+    nullable: true,
     description:
       'Filter values whose label contains `query` (1 to 200 characters after trimming, any case): organisations and occupations by name, move types, event types, deal statuses and deal types. ' +
       'Best matches first: an exact match, then a prefix, then any substring; then by label, field type and value. At most 100 a page.',
