@@ -77,6 +77,9 @@ export async function openTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<Te
       });
       return { status: response.status, body: await response.json() };
     },
-    close: () => handle.close(),
+    async close() {
+      await services.quotas?.close();
+      await handle.close();
+    },
   };
 }

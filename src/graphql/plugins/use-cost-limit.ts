@@ -1,0 +1,107 @@
+import type { Plugin } from '@envelop/core';
+import {
+  type ExecutionResult,
+  type FragmentDefinitionNode,
+  GraphQLError,
+  getOperationAST,
+  getVariableValues,
+  Kind,
+} from 'graphql';
+import type { RequestContext } from '../../server/context.ts';
+import type { QuotaState, Quotas } from '../../server/limits/quotas.ts';
+import { measureOperationCost, queryLimitError } from './operation-cost.ts';
+
+/** What `extensions.cost` reports on every executed (or refused) operation. */
+export interface CostReport {
+  /** The operation's cost, computed before execution. */
+  requested: number;
+  /** Points left in the current window, after this operation. */
+  remaining: number;
+  /** Points per window of the caller's plan. */
+  limit: number;
+  /** Seconds until the window ends and `remaining` is back to `limit`. */
+  resetSeconds: number;
+}
+
+function reportOf(requested: number, state: QuotaState): CostReport {
+  return { requested, remaining: state.remaining, limit: state.limit, resetSeconds: state.resetSeconds };
+}
+
+function withCost<Result extends ExecutionResult>(result: Result, cost: CostReport): Result {
+  return { ...result, extensions: { ...result.extensions, cost } };
+}
+
+/**
+ * Prices each operation before it executes (see `measureOperationCost`), refuses it above the plan's
+ * `graphqlCost.maxPerQuery` or beyond the points left in the window (429), and charges it to the token.
+ * Refusals happen before any resolver runs, so a refused operation sends no SQL.
+ */
+export function useCostLimit(quotas: Quotas): Plugin<RequestContext> {
+  return {
+    async onExecute({ args, setResultAndStopExecution }) {
+      const viewer = args.contextValue.viewer;
+      const operation = getOperationAST(args.document, args.operationName);
+      if (!viewer || !operation) return;
+      // Invalid variables fail the execution before any resolver runs; there is nothing to price.
+      const variables = getVariableValues(
+        args.schema,
+        operation.variableDefinitions ?? [],
+        (args.variableValues ?? {}) as Record<string, unknown>,
+      );
+      if (variables.errors) return;
+
+      const fragments: Record<string, FragmentDefinitionNode> = {};
+      for (const definition of args.document.definitions) {
+        if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
+      }
+      let requested: number;
+      try {
+        requested = measureOperationCost({
+          schema: args.schema,
+          operation,
+          fragments,
+          variables: variables.coerced,
+        });
+      } catch (error) {
+        if (!(error instanceof GraphQLError)) throw error;
+        setResultAndStopExecution({ errors: [error] });
+        return;
+      }
+
+      const { maxPerQuery } = viewer.plan.graphqlCost;
+      if (requested > maxPerQuery) {
+        const state = await quotas.peek('graphqlCost', viewer);
+        const message =
+          `This query costs ${requested} points, over the limit of ${maxPerQuery} per query of plan ${viewer.plan.name}; ` +
+          'ask for fewer items (first/last) or fewer nested connections.';
+        setResultAndStopExecution(
+          withCost({ errors: [queryLimitError('cost', message)] }, reportOf(requested, state)),
+        );
+        return;
+      }
+
+      const state = await quotas.charge('graphqlCost', viewer, requested);
+      const cost = reportOf(requested, state);
+      if (!state.allowed) {
+        const message =
+          `This query costs ${requested} points and ${state.remaining} of the ${state.limit} points per ` +
+          `${state.windowSeconds} s of plan ${viewer.plan.name} are left; retry in ${state.resetSeconds} s.`;
+        // The RateLimit fields describe the request budget; the cost budget is reported in `extensions.cost`.
+        const http = { status: 429, headers: { 'Retry-After': String(state.resetSeconds) } };
+        setResultAndStopExecution(
+          withCost(
+            { errors: [new GraphQLError(message, { extensions: { code: 'RATE_LIMITED', http } })] },
+            cost,
+          ),
+        );
+        return;
+      }
+      return {
+        onExecuteDone({ result, setResult }) {
+          if (Symbol.asyncIterator in result) return;
+          setResult(withCost(result, cost));
+        },
+      };
+    },
+  };
+}

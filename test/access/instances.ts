@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { loadPlans } from '../../src/auth/plans.ts';
+import { createToken } from '../../src/auth/tokens.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createApp } from '../../src/server/app.ts';
+import type { AppServices } from '../../src/server/services.ts';
+import type { GraphqlError, PlanName, TestApp } from '../support/test-app.ts';
+
+/**
+ * Another instance of the service: its own configuration, plan catalogue and quota counters (its own Redis
+ * connection when REDIS_URL is set), on the database of `base`. Instances share the database handle because the
+ * embedded database admits one handle per process; what the limits tests look at is the counters.
+ */
+export interface Instance {
+  services: AppServices;
+  request(path: string, init?: RequestInit & { token?: string }): Promise<Response>;
+  graphql(
+    query: string,
+    variables: Record<string, unknown>,
+    token: string,
+  ): Promise<{
+    status: number;
+    body: { data?: unknown; errors?: GraphqlError[]; extensions?: Record<string, unknown> };
+  }>;
+  close(): Promise<void>;
+}
+
+export function openInstance(base: TestApp, overrides: NodeJS.ProcessEnv = {}): Instance {
+  const config = loadConfig({ ...process.env, ...overrides });
+  const services: AppServices = {
+    ...base.services,
+    config,
+    plans: loadPlans(config.plansFile),
+    quotas: undefined,
+  };
+  const app = createApp(services);
+  const request: Instance['request'] = (path, { token, ...init } = {}) => {
+    const headers = new Headers(init.headers);
+    if (token) headers.set('Authorization', `Bearer ${token}`);
+    if (!headers.has('Accept')) headers.set('Accept', 'application/json');
+    return Promise.resolve(app.fetch(new Request(`http://orgraph.test${path}`, { ...init, headers })));
+  };
+  return {
+    services,
+    request,
+    async graphql(query, variables, token) {
+      const response = await request('/graphql', {
+        method: 'POST',
+        token,
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ query, variables }),
+      });
+      return { status: response.status, body: await response.json() };
+    },
+    close: async () => services.quotas?.close(),
+  };
+}
+
+export async function createTestToken(base: TestApp, plan: PlanName): Promise<string> {
+  return (await createToken(base.services.db, base.services.plans, { plan, label: 'access: limits test' }))
+    .token;
+}
+
+/** Quotas small enough to spend in a test: 5 requests and 40 cost points (25 per query) a minute. */
+export const tinyQuota = { requests: 5, costPoints: 40, maxPerQuery: 25, windowSeconds: 60 };
+
+/** Writes a plan catalogue with the shipped plan names (tokens reference them) and tiny quotas. */
+export function writeTinyPlansFile(): string {
+  const plan = (covers: string[]) => ({
+    covers,
+    rateLimit: { requests: tinyQuota.requests, windowSeconds: tinyQuota.windowSeconds },
+    graphqlCost: {
+      points: tinyQuota.costPoints,
+      windowSeconds: tinyQuota.windowSeconds,
+      maxPerQuery: tinyQuota.maxPerQuery,
+    },
+  });
+  const everything = [
+    'organisations',
+    'people',
+    'suggestions',
+    'events',
+    'searches',
+    'ownership',
+    'articles',
+  ];
+  const file = join(mkdtempSync(join(tmpdir(), 'orgraph-access-')), 'plans.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      starter: plan(everything.slice(0, 3)),
+      professional: plan(everything.slice(0, 6)),
+      enterprise: plan(everything),
+    }),
+  );
+  return file;
+}
+
+/**
+ * The Redis the shared-quota tests use: REDIS_URL, or the local default. These tests need Redis (CI starts it);
+ * they fail with this message rather than skip when it cannot be reached.
+ */
+export const testRedisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+export async function requireRedis(): Promise<void> {
+  const client = new Redis(testRedisUrl, {
+    lazyConnect: true,
+    connectTimeout: 2_000,
+    maxRetriesPerRequest: 0,
+  });
+  try {
+    await client.connect();
+    await client.ping();
+  } catch (error) {
+    throw new Error(
+      `Redis at ${testRedisUrl} is unreachable (${(error as Error).message}); the shared rate-limit tests need it. ` +
+        'Start it (redis-server --port 6379) or point REDIS_URL at one.',
+    );
+  } finally {
+    client.disconnect();
+  }
+}
+
+/** A key prefix of its own per test run, so runs sharing one Redis never see each other's counters. */
+export function uniqueKeyPrefix(): string {
+  return `orgraph-test:${randomUUID()}`;
+}
