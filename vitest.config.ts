@@ -3,6 +3,10 @@ import { defineConfig } from 'vitest/config';
 const onPostgres = Boolean(process.env.DATABASE_URL);
 
 export default defineConfig({
+  // graphql 16 ships CommonJS (`main`) and ESM (`module`) builds. Node loads the CommonJS one for every import, so
+  // the libraries (Pothos, Yoga) build the schema with it; Vite would hand our sources the ESM one, and graphql's
+  // `isListType`/`instanceof` checks then fail across the two copies ("from another module or realm").
+  resolve: { alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }] },
   test: {
     include: ['src/**/*.test.ts', 'seeds/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
@@ -11,6 +15,10 @@ export default defineConfig({
     maxWorkers: onPostgres ? 2 : 1,
     testTimeout: 30_000,
     hookTimeout: 180_000,
-    env: onPostgres ? {} : { DATA_DIR: process.env.DATA_DIR ?? '.test-data/embedded' },
+    // One JSON line per request would bury the test output; LOG_LEVEL=info shows them.
+    env: {
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+      ...(onPostgres ? {} : { DATA_DIR: process.env.DATA_DIR ?? '.test-data/embedded' }),
+    },
   },
 });

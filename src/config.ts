@@ -16,8 +16,13 @@ const configSchema = z.object({
   port: integer(4000, 0),
   host: z.string().min(1).default('127.0.0.1'),
   plansFile: z.string().min(1).optional(),
+  /** Shares rate-limit and cost counters between instances; unset means each instance counts in memory. */
   redisUrl: z.string().min(1).optional(),
+  /** Namespace of the counters in Redis, so that several deployments (or test runs) can share one Redis. */
+  rateLimitKeyPrefix: z.string().min(1).default('orgraph:limits'),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** When set, `/metrics` wants `Authorization: Bearer <metricsToken>`; unset, it is open (it holds no data). */
+  metricsToken: z.string().min(16, 'must be at least 16 characters').optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -36,7 +41,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || undefined,
     plansFile: env.PLANS_FILE || undefined,
     redisUrl: env.REDIS_URL || undefined,
+    rateLimitKeyPrefix: env.RATE_LIMIT_KEY_PREFIX || undefined,
     logLevel: env.LOG_LEVEL || undefined,
+    metricsToken: env.METRICS_TOKEN || undefined,
   });
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);

@@ -5,6 +5,7 @@ import { loadConfig } from '../config.ts';
 import { type DatabaseHandle, openDatabase } from '../db/database.ts';
 import { migrateDatabase } from '../db/migrate.ts';
 import { startServer } from '../server/listen.ts';
+import { logger } from '../server/observability/logger.ts';
 
 const program = new Command('orgraph').description(
   'orgraph: organisations, people, events and articles as a GraphQL graph and a REST /v1 API',
@@ -49,7 +50,7 @@ async function serve(options: { seedIfEmpty: boolean }): Promise<void> {
     server.shutdown().then(
       () => process.exit(0),
       (error) => {
-        console.error('shutdown failed', error);
+        logger().error({ err: error }, 'shutdown failed');
         process.exit(1);
       },
     );

@@ -3,6 +3,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { DomainError, type DomainErrorCode, isDatabaseUnavailable } from '../domain/errors.ts';
 import type { AppEnv } from '../server/app-env.ts';
+import { logger } from '../server/observability/logger.ts';
 import { errorEnvelope } from './envelope.ts';
 
 const statusByCode: Record<DomainErrorCode, ContentfulStatusCode> = {
@@ -34,6 +35,9 @@ export function handleError(error: Error, c: Context<AppEnv>) {
     const status = error.status as ContentfulStatusCode;
     return errorResponse(c, status, [error.message || 'The request could not be processed.']);
   }
-  console.error(`[${c.var.correlationId}] unexpected error`, error);
+  logger().error(
+    { err: error, correlationId: c.var.correlationId, method: c.req.method, path: c.req.path },
+    'unexpected error',
+  );
   return errorResponse(c, 500, ['An unexpected error occurred; it has been logged.']);
 }

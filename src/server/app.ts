@@ -1,12 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { Hono } from 'hono';
+import { every } from 'hono/combine';
 import { isMigrated } from '../db/migrate.ts';
 import { createGraphqlServer, graphqlPath } from '../graphql/yoga.ts';
 import { errorResponse, handleError } from '../rest/errors.ts';
 import { createRestRouter, openApiPath } from '../rest/router.ts';
 import type { AppEnv } from './app-env.ts';
 import { authenticate } from './authenticate.ts';
+import { cachedGraphiqlPage, registerDocsPage } from './docs-page.ts';
+import { refuseAsGraphql } from './limits/graphql-refusals.ts';
+import { graphqlBodyLimitBytes, limitBodySize } from './limits/limit-body-size.ts';
+import { limitRequests } from './limits/limit-requests.ts';
+import { createQuotas } from './limits/quotas.ts';
+import { metricsHandler } from './observability/metrics.ts';
+import { observeRequests } from './observability/request-log.ts';
 import type { AppServices } from './services.ts';
 
 const saneCorrelationId = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
@@ -15,8 +23,10 @@ const saneCorrelationId = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
 export function createApp(services: AppServices): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const rest = createRestRouter();
-  const yoga = createGraphqlServer();
-  const requireToken = authenticate(services);
+  services.quotas ??= createQuotas(services.config);
+  const yoga = createGraphqlServer(services.quotas);
+  const requireToken = every(authenticate(services), limitRequests(services.quotas));
+  const guardGraphql = refuseAsGraphql(every(requireToken, limitBodySize(graphqlBodyLimitBytes)));
 
   app.use('*', async (c, next) => {
     const offered = c.req.header('X-Correlation-ID');
@@ -24,21 +34,29 @@ export function createApp(services: AppServices): Hono<AppEnv> {
     c.set('correlationId', correlationId);
     c.header('X-Correlation-ID', correlationId);
     await next();
+    // Responses made elsewhere (Yoga's) do not carry the header set before them.
+    if (!c.res.headers.has('X-Correlation-ID')) c.header('X-Correlation-ID', correlationId);
   });
+  app.use('*', observeRequests());
 
   app.get('/healthz', (c) => c.json({ status: 'alive' }));
   app.get('/readyz', async (c) => {
     const ready = services.readiness.accepting && (await databaseReady(services));
     return c.json({ status: ready ? 'ready' : 'unavailable' }, ready ? 200 : 503);
   });
+  app.get('/metrics', metricsHandler(services.config.metricsToken));
+  registerDocsPage(app);
 
   app.use('/v1/*', async (c, next) => (c.req.path === openApiPath ? next() : requireToken(c, next)));
   app.route('/', rest);
 
+  const graphiqlPage = cachedGraphiqlPage(() =>
+    yoga.fetch(new Request(`http://orgraph.local${graphqlPath}`, { headers: { Accept: 'text/html' } }), {}),
+  );
   app.on(['GET', 'POST'], graphqlPath, async (c, next) => {
     const wantsPage = c.req.method === 'GET' && (c.req.header('Accept') ?? '').includes('text/html');
-    if (wantsPage) return yoga.fetch(c.req.raw, {});
-    return requireToken(c, next);
+    if (wantsPage) return graphiqlPage(c);
+    return guardGraphql(c, next);
   });
   app.on(['GET', 'POST'], graphqlPath, (c) => yoga.fetch(c.req.raw, c.var.ctx));
 

@@ -6,6 +6,9 @@ import { openDatabase } from '../db/database.ts';
 import { migrateDatabase } from '../db/migrate.ts';
 import { refreshOrganisationActivity } from '../domain/activity.ts';
 import { createApp } from './app.ts';
+import { createQuotas } from './limits/quotas.ts';
+import { createLogger, logger, useLogger } from './observability/logger.ts';
+import { instrumentDatabase } from './observability/metrics.ts';
 import type { AppServices } from './services.ts';
 
 export interface RunningServer {
@@ -20,9 +23,19 @@ export async function startServer(
   config: Config,
   options: { beforeListen?: (services: AppServices) => Promise<void> } = {},
 ): Promise<RunningServer> {
+  useLogger(createLogger({ level: config.logLevel }));
   const plans = loadPlans(config.plansFile);
   const handle = await openDatabase(config);
-  const services: AppServices = { config, handle, db: handle.db, plans, readiness: { accepting: false } };
+  instrumentDatabase(handle);
+  const quotas = createQuotas(config);
+  const services: AppServices = {
+    config,
+    handle,
+    db: handle.db,
+    plans,
+    readiness: { accepting: false },
+    quotas,
+  };
   await migrateDatabase(handle, plans.keys());
   await options.beforeListen?.(services);
 
@@ -39,7 +52,7 @@ export async function startServer(
     config.activityRefreshSeconds > 0
       ? setInterval(() => {
           refreshOrganisationActivity(handle.db).catch((error) =>
-            console.error('refreshing organisation activity failed', error),
+            logger().error({ err: error }, 'refreshing organisation activity failed'),
           );
         }, config.activityRefreshSeconds * 1000)
       : undefined;
@@ -54,6 +67,7 @@ export async function startServer(
         server.close(() => resolve());
         if ('closeIdleConnections' in server) server.closeIdleConnections();
       });
+      await quotas.close();
       await handle.close();
     })();
     return stopping;

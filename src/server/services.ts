@@ -1,6 +1,7 @@
 import type { Plan } from '../auth/plans.ts';
 import type { Config } from '../config.ts';
 import type { Database, DatabaseHandle } from '../db/database.ts';
+import type { Quotas } from './limits/quotas.ts';
 
 /** What lives for the whole process and every request shares. */
 export interface AppServices {
@@ -10,4 +11,6 @@ export interface AppServices {
   plans: ReadonlyMap<string, Plan>;
   /** False until the database is migrated, and again once shutdown begins. */
   readiness: { accepting: boolean };
+  /** Per-token request and GraphQL cost budgets; created by the app from the config when absent. */
+  quotas?: Quotas;
 }

@@ -56,3 +56,15 @@ describe('unknown paths', () => {
     expect(body.meta).toBeNull();
   });
 });
+
+describe('correlation id on the graph', () => {
+  it('is sent back on /graphql responses too', async () => {
+    const response = await app.request('/graphql', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Correlation-ID': 'graph-7' },
+      body: JSON.stringify({ query: '{ __typename }' }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('X-Correlation-ID')).toBe('graph-7');
+  });
+});

@@ -21,6 +21,8 @@ export function startCli(
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // Logs go to stdout; keep draining it so a chatty child never blocks on a full pipe.
+  child.stdout?.resume();
   return new Promise((resolve, reject) => {
     let log = '';
     child.stderr?.on('data', (chunk: Buffer) => {

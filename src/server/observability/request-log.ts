@@ -1,0 +1,59 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { matchedRoutes } from 'hono/route';
+import type { AppEnv } from '../app-env.ts';
+import { logger, withLogContext } from './logger.ts';
+import { metrics, recordRequest } from './metrics.ts';
+
+/** The label of requests no route answers, so that probing random paths cannot grow the metric series. */
+export const unmatchedRoute = '(unmatched)';
+
+/** Asked every few seconds by orchestrators and scrapers: logged at debug when they succeed, counted as any other. */
+const quietRoutes = new Set(['/healthz', '/readyz', '/metrics']);
+
+/**
+ * The route pattern that answers the request (`/v1/organisations/:organisationReference`), never the raw path: the
+ * pattern keeps the number of series bounded and groups requests that differ only by reference. It is the last
+ * matched route registered for a method, not a catch-all middleware, so a request refused by the authentication
+ * middleware still counts under the route it asked for.
+ */
+export function routeOf(c: Context): string {
+  const routes = matchedRoutes(c);
+  for (let index = routes.length - 1; index >= 0; index -= 1) {
+    const route = routes[index];
+    if (route && route.method !== 'ALL') return route.path;
+  }
+  return unmatchedRoute;
+}
+
+/**
+ * One log line and one metric sample per request: method, route pattern, status, duration and correlation id.
+ * Headers are never logged, so neither is a token; the caller is named by its token's id.
+ */
+export function observeRequests(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const started = performance.now();
+    metrics.httpInFlight.inc();
+    try {
+      await withLogContext({ correlationId: c.get('correlationId') }, next);
+    } finally {
+      metrics.httpInFlight.dec();
+      const seconds = (performance.now() - started) / 1000;
+      const route = routeOf(c);
+      const status = c.res.status;
+      recordRequest(c.req.method, route, status, seconds);
+      const viewer = c.get('ctx')?.viewer;
+      const line = {
+        method: c.req.method,
+        route,
+        path: c.req.path,
+        status,
+        durationMs: Math.round(seconds * 100_000) / 100,
+        correlationId: c.get('correlationId'),
+        ...(viewer ? { tokenId: viewer.tokenId, plan: viewer.plan.name } : {}),
+      };
+      if (status >= 500) logger().warn(line, 'request failed');
+      else if (quietRoutes.has(route)) logger().debug(line, 'request');
+      else logger().info(line, 'request');
+    }
+  };
+}
