@@ -1,0 +1,236 @@
+import { connect } from 'node:net';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { PGlite, Transaction as PgliteTransaction } from '@electric-sql/pglite';
+import { getTableColumns, getTableName } from 'drizzle-orm';
+import { toSnakeCase } from 'drizzle-orm/casing';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import postgres from 'postgres';
+import type { DatabaseDriver } from '../src/db/database.ts';
+
+/**
+ * Rows go to the database in PostgreSQL's COPY text format, through COPY FROM STDIN on a server and COPY FROM
+ * '/dev/blob' on PGlite: one statement per table and chunk, never one per row.
+ */
+
+interface TableCodec {
+  name: string;
+  columns: string[];
+  keys: string[];
+}
+
+const codecs = new WeakMap<PgTable, TableCodec>();
+
+function codecOf(table: PgTable): TableCodec {
+  let codec = codecs.get(table);
+  if (!codec) {
+    const entries = Object.entries(getTableColumns(table));
+    codec = {
+      name: getTableName(table),
+      keys: entries.map(([key]) => key),
+      columns: entries.map(([key, column]) => (column.keyAsName ? toSnakeCase(key) : column.name)),
+    };
+    codecs.set(table, codec);
+  }
+  return codec;
+}
+
+const specialCharacters = /[\\\t\n\r]/;
+
+/** One field in COPY text format: `\N` for null, backslash escapes for the separators. */
+export function encodeCopyValue(value: unknown): string {
+  if (value === null || value === undefined) return '\\N';
+  let text: string;
+  if (typeof value === 'string') text = value;
+  else if (typeof value === 'boolean') return value ? 't' : 'f';
+  else if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Error(`Cannot load the number ${value}`);
+    return String(value);
+  } else if (value instanceof Date) return value.toISOString();
+  else text = JSON.stringify(value);
+  if (!specialCharacters.test(text)) return text;
+  return text.replace(/[\\\t\n\r]/g, (c) =>
+    c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r',
+  );
+}
+
+export interface TableChunk {
+  table: PgTable;
+  name: string;
+  columns: string[];
+  rows: number;
+  text: string;
+}
+
+/** The rows generated for one chunk, per table, already encoded; tables come out in the order first added. */
+export class RowBatch {
+  private readonly lines = new Map<PgTable, string[]>();
+
+  /** Registers tables up front so they load in foreign-key order even when an early one has no rows. */
+  constructor(tables: readonly PgTable[] = []) {
+    for (const table of tables) this.lines.set(table, []);
+  }
+
+  add<T extends PgTable>(table: T, row: T['$inferInsert']): void {
+    const codec = codecOf(table);
+    const record = row as Record<string, unknown>;
+    let line = '';
+    for (let i = 0; i < codec.keys.length; i += 1) {
+      if (i > 0) line += '\t';
+      line += encodeCopyValue(record[codec.keys[i]!]);
+    }
+    let lines = this.lines.get(table);
+    if (!lines) {
+      lines = [];
+      this.lines.set(table, lines);
+    }
+    lines.push(line);
+  }
+
+  count(table: PgTable): number {
+    return this.lines.get(table)?.length ?? 0;
+  }
+
+  *chunks(): Iterable<TableChunk> {
+    for (const [table, lines] of this.lines) {
+      if (lines.length === 0) continue;
+      const codec = codecOf(table);
+      yield {
+        table,
+        name: codec.name,
+        columns: codec.columns,
+        rows: lines.length,
+        text: `${lines.join('\n')}\n`,
+      };
+    }
+  }
+}
+
+/** A bulk session: runs statements and COPYs on one connection inside one transaction. */
+export interface BulkLoader {
+  execute(statement: string): Promise<void>;
+  query<Row>(statement: string): Promise<Row[]>;
+  copy(chunk: TableChunk): Promise<void>;
+}
+
+/**
+ * Opens one transaction and hands a loader to `work`; commits when `work` resolves and rolls back when it
+ * throws. On a server the load runs on a connection of its own, without the request pool's statement timeout.
+ */
+export async function withBulkLoader<T>(
+  driver: DatabaseDriver,
+  work: (loader: BulkLoader) => Promise<T>,
+): Promise<T> {
+  if (driver.kind === 'pglite') return driver.client.transaction((tx) => work(pgliteLoader(tx)));
+  const bulk = openBulkConnection(driver.client);
+  try {
+    return (await bulk.begin(async (tx) => {
+      // Index builds after the load sort in memory up to this much.
+      await tx`set local maintenance_work_mem = '256MB'`;
+      return work(postgresLoader(tx));
+    })) as T;
+  } finally {
+    await bulk.end({ timeout: 5 });
+  }
+}
+
+/**
+ * A single connection to the pool's server. postgres.js leaves Nagle's algorithm on, and COPY ends with a tiny
+ * CopyDone message that then waits for the server's delayed ACK: about 40 ms per statement, which would
+ * dominate the load time. A TCP socket with `noDelay` removes the wait (unix sockets do not have it).
+ */
+function openBulkConnection(pool: postgres.Sql): postgres.Sql {
+  const parsed = pool.options;
+  const host = parsed.host[0] ?? 'localhost';
+  const port = parsed.port[0] ?? 5432;
+  const options = {
+    host: parsed.host,
+    port: parsed.port,
+    path: parsed.path || undefined,
+    database: parsed.database,
+    user: parsed.user,
+    // Typed as null in ParsedOptions, but it holds the password (or a function returning it).
+    pass: (parsed as unknown as { pass: unknown }).pass,
+    ssl: parsed.ssl,
+    max: 1,
+    onnotice: () => {},
+    connection: { ...parsed.connection, application_name: 'orgraph-seed', statement_timeout: 0 },
+    // postgres.js's documented custom-socket hook (absent from its types): it expects a connected socket.
+    socket: parsed.path
+      ? undefined
+      : () =>
+          new Promise((resolve, reject) => {
+            const socket = connect({ host, port, noDelay: true });
+            socket.once('connect', () => resolve(socket));
+            socket.once('error', reject);
+          }),
+  };
+  return postgres(options as unknown as postgres.Options<Record<string, never>>);
+}
+
+function postgresLoader(tx: postgres.TransactionSql): BulkLoader {
+  return {
+    async execute(statement) {
+      await tx.unsafe(statement);
+    },
+    async query<Row>(statement: string) {
+      return (await tx.unsafe(statement)) as unknown as Row[];
+    },
+    async copy(chunk) {
+      const stream = await tx`copy ${tx(chunk.name)} (${tx(chunk.columns)}) from stdin`.writable();
+      await pipeline(Readable.from([chunk.text]), stream);
+    },
+  };
+}
+
+function pgliteLoader(tx: PgliteTransaction | PGlite): BulkLoader {
+  return {
+    async execute(statement) {
+      await tx.exec(statement);
+    },
+    async query<Row>(statement: string) {
+      return (await tx.query<Row>(statement)).rows;
+    },
+    async copy(chunk) {
+      const columns = chunk.columns.map((column) => `"${column}"`).join(', ');
+      await tx.query(`copy "${chunk.name}" (${columns}) from '/dev/blob'`, [], {
+        blob: new Blob([chunk.text]),
+      });
+    },
+  };
+}
+
+/**
+ * Drops the foreign keys and secondary indexes of `tables` until the returned function puts them back.
+ * Maintaining indexes row by row (random UUID keys) and checking every foreign key per row cost several times
+ * more than building each index once and validating each constraint in one pass after the load. Inside the
+ * load's transaction this is all-or-nothing: a failed load rolls the definitions back with the data.
+ */
+export async function suspendConstraintsAndIndexes(
+  loader: BulkLoader,
+  tables: readonly string[],
+): Promise<() => Promise<void>> {
+  const names = tables.map((table) => `'${table}'`).join(', ');
+  const foreignKeys = await loader.query<{ table_name: string; name: string; definition: string }>(
+    `select c.conrelid::regclass::text as table_name, c.conname as name, pg_get_constraintdef(c.oid) as definition
+       from pg_constraint c
+      where c.contype = 'f' and c.conrelid::regclass::text in (${names})
+      order by 1, 2`,
+  );
+  const indexes = await loader.query<{ name: string; definition: string }>(
+    `select i.indexrelid::regclass::text as name, pg_get_indexdef(i.indexrelid) as definition
+       from pg_index i
+      where i.indrelid::regclass::text in (${names})
+        and not exists (select 1 from pg_constraint c where c.conindid = i.indexrelid)
+      order by 1`,
+  );
+  for (const key of foreignKeys)
+    await loader.execute(`alter table ${key.table_name} drop constraint "${key.name}"`);
+  for (const index of indexes) await loader.execute(`drop index ${index.name}`);
+  return async () => {
+    for (const index of indexes) await loader.execute(index.definition);
+    for (const key of foreignKeys) {
+      await loader.execute(`alter table ${key.table_name} add constraint "${key.name}" ${key.definition}`);
+    }
+  };
+}

@@ -1,0 +1,230 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { getTableName, sql } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import { type Database, type DatabaseHandle, queryRows } from '../src/db/database.ts';
+import { annotationsTable, articleOrganisationsTable, articlesTable } from '../src/db/schema/articles.ts';
+import { eventArticlesTable, eventParticipantsTable, eventsTable } from '../src/db/schema/events.ts';
+import {
+  clientSummariesTable,
+  organisationAddressesTable,
+  organisationAliasesTable,
+  organisationDomainsTable,
+  organisationIndustriesTable,
+  organisationPhonesTable,
+  organisationScoresTable,
+  organisationsTable,
+  organisationTickersTable,
+} from '../src/db/schema/organisations.ts';
+import { organisationOwnershipsTable, profileStakesTable } from '../src/db/schema/ownership.ts';
+import { experiencesTable, profileEmailsTable, profilesTable } from '../src/db/schema/profiles.ts';
+import { occupationsTable } from '../src/db/schema/reference.ts';
+import { refreshOrganisationActivity } from '../src/domain/activity.ts';
+import { addStoryArticles } from './articles.ts';
+import { type BulkLoader, RowBatch, suspendConstraintsAndIndexes, withBulkLoader } from './bulk-load.ts';
+import { addClientSummaryEvents, addDeal, addFunding, addMoves, addPublicOffering } from './events.ts';
+import { occupationReference, occupations } from './occupations.ts';
+import { addOrganisation } from './organisations.ts';
+import { addOrganisationOwnerships, addProfileStake } from './ownership.ts';
+import { addProfile } from './people.ts';
+import { createWorld, type World } from './world.ts';
+
+export interface SeedProgress {
+  /** The phase, named after the main table it loads. */
+  table: string;
+  done: number;
+  total: number;
+}
+
+export interface SeedOptions {
+  /** 1 = the demo dataset (about 2,000 organisations); fractional down to 0.01 for tests. */
+  scale: number;
+  /** Delete existing domain data first (api_tokens, plans, industries and saved searches are kept). */
+  reset?: boolean;
+  /** The anchor "today" for relative dates; truncated to the UTC day so a day's runs are identical. */
+  now?: Date;
+  onProgress?: (progress: SeedProgress) => void;
+}
+
+export interface SeedReport {
+  rows: Record<string, number>;
+  seconds: number;
+}
+
+/** Every table the seed fills, children after parents: the load order and what a reset empties. */
+const seededTables: readonly PgTable[] = [
+  occupationsTable,
+  organisationsTable,
+  organisationAliasesTable,
+  organisationTickersTable,
+  organisationDomainsTable,
+  organisationPhonesTable,
+  organisationIndustriesTable,
+  organisationAddressesTable,
+  organisationScoresTable,
+  clientSummariesTable,
+  profilesTable,
+  profileEmailsTable,
+  experiencesTable,
+  eventsTable,
+  eventParticipantsTable,
+  articlesTable,
+  annotationsTable,
+  articleOrganisationsTable,
+  eventArticlesTable,
+  organisationOwnershipsTable,
+  profileStakesTable,
+];
+
+/** One source of rows: `add` writes item `index` (an organisation, a profile, a story, ...) into a batch. */
+interface Source {
+  count: number;
+  /** Items per COPY round; sized so a chunk is a few megabytes of text. */
+  chunk: number;
+  add(world: World, index: number, batch: RowBatch): void;
+}
+
+interface Phase {
+  table: string;
+  sources: Source[];
+}
+
+function phasesFor(world: World): Phase[] {
+  const { counts } = world;
+  return [
+    {
+      table: 'organisations',
+      sources: [{ count: counts.organisations, chunk: 1_000, add: addOrganisation }],
+    },
+    { table: 'profiles', sources: [{ count: counts.profiles, chunk: 2_500, add: addProfile }] },
+    {
+      table: 'events',
+      sources: [
+        { count: counts.profiles, chunk: 5_000, add: addMoves },
+        { count: counts.organisations, chunk: 5_000, add: addClientSummaryEvents },
+        { count: counts.fundings, chunk: 2_500, add: addFunding },
+        { count: counts.deals, chunk: 2_500, add: addDeal },
+        { count: counts.publicOfferings, chunk: 2_500, add: addPublicOffering },
+      ],
+    },
+    { table: 'articles', sources: [{ count: counts.stories, chunk: 500, add: addStoryArticles }] },
+    {
+      table: 'ownership',
+      sources: [
+        { count: counts.organisationOwnerships, chunk: 5_000, add: addOrganisationOwnerships },
+        { count: counts.profileStakes, chunk: 5_000, add: addProfileStake },
+      ],
+    },
+  ];
+}
+
+const phaseTotal = (phase: Phase) => phase.sources.reduce((sum, source) => sum + source.count, 0);
+
+/** True when there are no organisations, i.e. nothing has been seeded. */
+export async function isDatabaseEmpty(handle: DatabaseHandle): Promise<boolean> {
+  const [row] = await queryRows<{ present: boolean }>(
+    handle.db,
+    sql`select exists (select 1 from ${organisationsTable}) as present`,
+  );
+  return !row?.present;
+}
+
+/**
+ * Loads the deterministic dataset: the same scale and anchor day always give the same rows. Assumes the
+ * migrations have run. Everything loads in one transaction (a failed run leaves the database as it was),
+ * then the organisation activity index is refreshed and the tables analysed.
+ */
+export async function seedDatabase(handle: DatabaseHandle, options: SeedOptions): Promise<SeedReport> {
+  const started = performance.now();
+  const world = createWorld(options.scale, options.now);
+  if (!options.reset && !(await isDatabaseEmpty(handle))) {
+    throw new Error('the database already holds data; pass --reset to replace it');
+  }
+  const phases = phasesFor(world);
+  const report = options.onProgress ?? (() => {});
+  // Announce every phase first, so a progress display knows when the last one is done.
+  for (const phase of phases) report({ table: phase.table, done: 0, total: phaseTotal(phase) });
+  for (const table of ['indexes', 'activity']) report({ table, done: 0, total: 1 });
+
+  const rows: Record<string, number> = {};
+  for (const table of seededTables) rows[getTableName(table)] = 0;
+
+  await withBulkLoader(handle.driver, async (loader) => {
+    // Also when the database looks empty: leftovers without organisations must not collide with the new rows.
+    const tableNames = seededTables.map((table) => getTableName(table));
+    await loader.execute(`truncate ${tableNames.map((name) => `"${name}"`).join(', ')}`);
+    const restore = await suspendConstraintsAndIndexes(loader, tableNames);
+    const pipeline = new LoadPipeline(loader, rows);
+    try {
+      const occupationBatch = new RowBatch();
+      occupations.forEach((occupation, i) => {
+        occupationBatch.add(occupationsTable, { reference: occupationReference(i), name: occupation.name });
+      });
+      await pipeline.load(occupationBatch);
+      for (const phase of phases) {
+        const total = phaseTotal(phase);
+        let done = 0;
+        for (const source of phase.sources) {
+          for (let start = 0; start < source.count; start += source.chunk) {
+            const end = Math.min(source.count, start + source.chunk);
+            const batch = new RowBatch(seededTables);
+            for (let index = start; index < end; index += 1) {
+              source.add(world, index, batch);
+              // Let the socket drain the previous COPY while this chunk is generated.
+              if ((index & 255) === 255) await yieldToEventLoop();
+            }
+            await pipeline.load(batch);
+            done += end - start;
+            report({ table: phase.table, done, total });
+          }
+        }
+      }
+    } catch (error) {
+      // Let a COPY still in flight finish before the transaction rolls back.
+      await pipeline.drain().catch(() => {});
+      throw error;
+    }
+    await pipeline.drain();
+    await restore();
+    report({ table: 'indexes', done: 1, total: 1 });
+  });
+
+  await handle.db.transaction(async (tx) => {
+    if (handle.driver.kind === 'postgres') await tx.execute(sql`set local statement_timeout = 0`);
+    await refreshOrganisationActivity(tx as unknown as Database);
+    await tx.execute(
+      sql.raw(`analyze ${[...seededTables.map((t) => getTableName(t)), 'organisation_activity'].join(', ')}`),
+    );
+  });
+  report({ table: 'activity', done: 1, total: 1 });
+
+  return { rows, seconds: (performance.now() - started) / 1000 };
+}
+
+/** Keeps one COPY round in flight while the next chunk is generated. */
+class LoadPipeline {
+  private inflight: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly loader: BulkLoader,
+    private readonly rows: Record<string, number>,
+  ) {}
+
+  async load(batch: RowBatch): Promise<void> {
+    await this.inflight;
+    const next = this.copyAll(batch);
+    // Failures surface at the next `load` or `drain`; until then the rejection is held, not unhandled.
+    next.catch(() => {});
+    this.inflight = next;
+  }
+
+  async drain(): Promise<void> {
+    await this.inflight;
+  }
+
+  private async copyAll(batch: RowBatch): Promise<void> {
+    for (const chunk of batch.chunks()) {
+      await this.loader.copy(chunk);
+      this.rows[chunk.name] = (this.rows[chunk.name] ?? 0) + chunk.rows;
+    }
+  }
+}
