@@ -5,6 +5,8 @@ const integer = (fallback: number, min = 0) => z.coerce.number().int().min(min).
 const configSchema = z.object({
   /** A PostgreSQL connection string; unset means the embedded database under `dataDir`. */
   databaseUrl: z.string().min(1).optional(),
+  /** A read replica of `databaseUrl`: every read goes there, writes (saved searches) and tokens go to the primary. */
+  databaseReadUrl: z.string().min(1).optional(),
   dataDir: z.string().min(1).default('./.data'),
   poolMax: integer(10, 1),
   /** How long a request may wait for a pooled connection before failing with 503. */
@@ -31,6 +33,7 @@ export type Config = z.infer<typeof configSchema>;
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = configSchema.safeParse({
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseReadUrl: env.DATABASE_READ_URL || undefined,
     dataDir: env.DATA_DIR || undefined,
     poolMax: env.DATABASE_POOL_MAX || undefined,
     poolWaitMs: env.DATABASE_POOL_WAIT_MS || undefined,
@@ -45,6 +48,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || undefined,
     metricsToken: env.METRICS_TOKEN || undefined,
   });
+  if (parsed.success && parsed.data.databaseReadUrl && !parsed.data.databaseUrl) {
+    throw new Error(
+      'Invalid configuration: DATABASE_READ_URL needs DATABASE_URL (the primary) to be set too.',
+    );
+  }
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
     throw new Error(`Invalid configuration: ${problems.join('; ')}`);

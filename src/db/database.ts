@@ -55,6 +55,11 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
   return openEmbedded(config.dataDir);
 }
 
+/** The read replica named by `DATABASE_READ_URL`, or null when reads share the primary. */
+export function openReadReplica(config: Config): DatabaseHandle | null {
+  return config.databaseReadUrl ? openPostgres(config, config.databaseReadUrl) : null;
+}
+
 function openPostgres(config: Config, url: string): DatabaseHandle {
   const client = postgres(url, {
     max: config.poolMax,

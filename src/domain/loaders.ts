@@ -7,14 +7,15 @@ import { createProfileLoaders } from './profiles/loaders.ts';
 import { createSearchLoaders } from './searches/loaders.ts';
 
 /** Every dataloader of a request, made together so none is attached lazily; named by their key. */
-export function createLoaders(db: Database) {
+/** `primaryDb` serves the records a client reads right after writing them (saved searches). */
+export function createLoaders(db: Database, primaryDb: Database = db) {
   return {
     ...createOrganisationLoaders(db),
     ...createProfileLoaders(db),
     ...createArticleLoaders(db),
     ...createEventLoaders(db),
     ...createOwnershipLoaders(db),
-    ...createSearchLoaders(db),
+    ...createSearchLoaders(primaryDb),
   };
 }
 

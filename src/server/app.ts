@@ -68,6 +68,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
 async function databaseReady(services: AppServices): Promise<boolean> {
   try {
     await services.db.execute(sql`select 1`);
+    await services.readReplica?.db.execute(sql`select 1`);
     return await isMigrated(services.handle);
   } catch {
     return false;

@@ -19,7 +19,8 @@ export function authenticate(services: AppServices): MiddlewareHandler<AppEnv> {
     c.set(
       'ctx',
       createRequestContext({
-        db: services.db,
+        db: services.readReplica?.db ?? services.db,
+        primaryDb: services.db,
         config: services.config,
         plans: services.plans,
         viewer,

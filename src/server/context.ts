@@ -6,7 +6,10 @@ import { createLoaders, type Loaders } from '../domain/loaders.ts';
 
 /** What a request carries through both transports: the database, the caller and its loaders. */
 export interface RequestContext {
+  /** Where reads go: the read replica when one is configured, else the primary. */
   db: Database;
+  /** The primary, for writes and for records a client must read right after writing them. */
+  primaryDb: Database;
   config: Config;
   plans: ReadonlyMap<string, Plan>;
   viewer: Viewer | null;
@@ -15,5 +18,5 @@ export interface RequestContext {
 }
 
 export function createRequestContext(input: Omit<RequestContext, 'loaders'>): RequestContext {
-  return { ...input, loaders: createLoaders(input.db) };
+  return { ...input, loaders: createLoaders(input.db, input.primaryDb) };
 }

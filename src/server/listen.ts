@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { loadPlans } from '../auth/plans.ts';
 import type { Config } from '../config.ts';
-import { openDatabase } from '../db/database.ts';
+import { openDatabase, openReadReplica } from '../db/database.ts';
 import { migrateDatabase } from '../db/migrate.ts';
 import { refreshOrganisationActivity } from '../domain/activity.ts';
 import { createApp } from './app.ts';
@@ -27,6 +27,8 @@ export async function startServer(
   const plans = loadPlans(config.plansFile);
   const handle = await openDatabase(config);
   instrumentDatabase(handle);
+  const readReplica = openReadReplica(config);
+  if (readReplica) instrumentDatabase(readReplica);
   const quotas = createQuotas(config);
   const services: AppServices = {
     config,
@@ -34,6 +36,7 @@ export async function startServer(
     db: handle.db,
     plans,
     readiness: { accepting: false },
+    readReplica,
     quotas,
   };
   await migrateDatabase(handle, plans.keys());
@@ -68,6 +71,7 @@ export async function startServer(
         if ('closeIdleConnections' in server) server.closeIdleConnections();
       });
       await quotas.close();
+      await readReplica?.close();
       await handle.close();
     })();
     return stopping;

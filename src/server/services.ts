@@ -7,7 +7,10 @@ import type { Quotas } from './limits/quotas.ts';
 export interface AppServices {
   config: Config;
   handle: DatabaseHandle;
+  /** The primary: writes, tokens and saved searches (read-your-writes). */
   db: Database;
+  /** The read replica (`DATABASE_READ_URL`) when configured; every other read goes there. */
+  readReplica?: DatabaseHandle | null;
   plans: ReadonlyMap<string, Plan>;
   /** False until the database is migrated, and again once shutdown begins. */
   readiness: { accepting: boolean };

@@ -1,7 +1,7 @@
 import { loadPlans } from '../../src/auth/plans.ts';
 import { createToken } from '../../src/auth/tokens.ts';
 import { loadConfig } from '../../src/config.ts';
-import { openDatabase } from '../../src/db/database.ts';
+import { openDatabase, openReadReplica } from '../../src/db/database.ts';
 import { createApp } from '../../src/server/app.ts';
 import type { AppServices } from '../../src/server/services.ts';
 
@@ -45,7 +45,15 @@ export async function openTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<Te
   const config = loadConfig({ ...process.env, ...overrides });
   const plans = loadPlans(config.plansFile);
   const handle = await openDatabase(config);
-  const services: AppServices = { config, handle, db: handle.db, plans, readiness: { accepting: true } };
+  const readReplica = openReadReplica(config);
+  const services: AppServices = {
+    config,
+    handle,
+    db: handle.db,
+    readReplica,
+    plans,
+    readiness: { accepting: true },
+  };
   const app = createApp(services);
   const tokens = {} as Record<PlanName, string>;
   for (const plan of ['starter', 'professional', 'enterprise'] as const) {
@@ -79,6 +87,7 @@ export async function openTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<Te
     },
     async close() {
       await services.quotas?.close();
+      await readReplica?.close();
       await handle.close();
     },
   };

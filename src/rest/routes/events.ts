@@ -135,9 +135,10 @@ export function registerEventRoutes(app: RestApp): void {
   });
 
   app.openapi(listEventsRoute, async (c) => {
-    const { db, viewer, config } = c.var.ctx;
+    const { db, primaryDb, viewer, config } = c.var.ctx;
     const query = c.req.valid('query');
-    const filter = await prepareEventFilter(db, {
+    // Saved searches are read from the primary, so one saved a moment ago is found even behind a replica.
+    const filter = await prepareEventFilter(primaryDb, {
       eventType: query.eventType,
       queryId: query.queryId,
       organisationReference: query.organisationReference,

@@ -135,7 +135,7 @@ export function registerSearchRoutes(app: RestApp): void {
   app.openAPIRegistry.register('JoinChip', joinChipSchema);
 
   app.openapi(saveSearchRoute, async (c) => {
-    const search = await saveEventSearch(c.var.ctx.db, c.req.valid('json').query);
+    const search = await saveEventSearch(c.var.ctx.primaryDb, c.req.valid('json').query);
     return c.json(envelope(c, serializeSavedSearch(search), null, 201), 201);
   });
 
