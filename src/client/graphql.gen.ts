@@ -43,13 +43,15 @@ export type OrganisationFilter = {
   kind?: OrganisationKind | null | undefined;
   /** 0 to 100; defaults to 5, or to 0 with `showEmpty`. */
   minConfidence?: number | null | undefined;
+  /** Only organisations scoring at least this much. */
   minScore?: ScoreFilter | null | undefined;
-  /** Case-insensitive substring of the name; `%`, `_` and `\` match themselves. */
+  /** Case-insensitive substring of the name, at most 200 characters; `%`, `_` and `\` match themselves. */
   name?: string | null | undefined;
   /** Search every organisation, not only those with recorded activity (an index refreshed periodically); also lowers the default `minConfidence` to 0. */
   showEmpty?: boolean | null | undefined;
   /** Without it every status. */
   status?: OrganisationStatus | null | undefined;
+  /** Only verified (true) or only unverified (false) organisations. */
   verified?: boolean | null | undefined;
 };
 
@@ -60,26 +62,39 @@ export type OrganisationKind =
   /** Only funds. */
   | 'FUNDS';
 
-/** The state of an organisation. */
+/** The state of an organisation (REST `status`, the same values in lower case). */
 export type OrganisationStatus =
+  /** Operating. */
   | 'ACTIVE'
+  /** Dissolved: no longer exists. */
   | 'DISSOLVED'
+  /** Dormant: not trading, though not dissolved. */
   | 'DORMANT'
+  /** Merged into another organisation. */
   | 'MERGED'
+  /** The state is not known. */
   | 'UNKNOWN';
 
-/** A dimension an organisation is scored on, from 1 to 100. */
+/** A dimension an organisation is scored on, from 1 to 100 (REST `score_dimension`, the same values in lower case). */
 export type ScoreDimension =
+  /** Customer sentiment. */
   | 'CUSTOMER_SENTIMENT'
+  /** Financial strength. */
   | 'FINANCIAL_STRENGTH'
+  /** Growth momentum. */
   | 'GROWTH_MOMENTUM'
+  /** Health of the organisation’s industry. */
   | 'INDUSTRY_HEALTH'
+  /** Readiness for an initial public offering. */
   | 'IPO_READINESS'
+  /** Strength of the management team. */
   | 'MANAGEMENT_STRENGTH'
+  /** Attractiveness for mergers and acquisitions. */
   | 'MA_ATTRACTIVENESS';
 
 /** A lowest score on one dimension (REST `score_min` with `score_dimension`). */
 export type ScoreFilter = {
+  /** The dimension `min` applies to. */
   dimension: ScoreDimension;
   /** 1 to 100. */
   min: number;

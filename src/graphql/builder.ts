@@ -13,8 +13,29 @@ import {
   UUIDResolver,
 } from 'graphql-scalars';
 import type { DataArea } from '../auth/plans.ts';
+import { DomainError } from '../domain/errors.ts';
 import type { Total } from '../domain/paging.ts';
 import type { RequestContext } from '../server/context.ts';
+
+/** Names of the object types that implement `Node`; filled once the schema is built (see schema.ts). */
+export const nodeTypeNames = new Set<string>();
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The relay default format (`base64("Type:reference")`), refusing anything that is not one of our node IDs. */
+function decodeNodeId(globalID: string): { typename: string; id: string } {
+  const [, typename, id] =
+    Buffer.from(globalID, 'base64')
+      .toString('utf8')
+      .match(/^(\w+):(.+)$/) ?? [];
+  if (!typename || !id || !uuidPattern.test(id) || (nodeTypeNames.size > 0 && !nodeTypeNames.has(typename))) {
+    throw new DomainError(
+      'INVALID_PARAMETER',
+      `"${globalID}" is not an orgraph global ID; read IDs from \`id\` fields.`,
+    );
+  }
+  return { typename, id };
+}
 
 export const builder = new SchemaBuilder<{
   Context: RequestContext;
@@ -48,8 +69,26 @@ export const builder = new SchemaBuilder<{
       ),
   },
   relay: {
+    decodeGlobalID: decodeNodeId,
     clientMutationId: 'omit',
     cursorType: 'String',
+    nodeTypeOptions: {
+      description: 'A record that can be fetched again by its global `id` through `node` or `nodes`.',
+    },
+    idFieldOptions: {
+      description:
+        'Opaque global ID (Relay), for `node(id:)` and `nodes(ids:)`; do not parse it. The record’s own UUID is `reference` (`queryId` on a saved search).',
+    },
+    nodeQueryOptions: {
+      description:
+        'Any record by its global ID; null when no record of that type has it. A FORBIDDEN error when the plan does not cover the record’s type.',
+      args: { id: { description: 'A global ID, as read from an `id` field.' } },
+    },
+    nodesQueryOptions: {
+      description:
+        'Records by global ID, in the order of `ids`: null in place of an ID that matches none, and null with a FORBIDDEN error for a record the plan does not cover.',
+      args: { ids: { description: 'Global IDs, as read from `id` fields; any mix of types.' } },
+    },
   },
 });
 
@@ -69,8 +108,11 @@ const TotalCount = builder.objectRef<Total>('TotalCount').implement({
   description:
     'How many records match. Counting runs under a time limit; past it `value` is the table-wide estimate from the planner and `isEstimate` is true.',
   fields: (t) => ({
-    value: t.exposeInt('value'),
-    isEstimate: t.exposeBoolean('isEstimate'),
+    value: t.exposeInt('value', { description: 'The number of matches, or the estimate when `isEstimate`.' }),
+    isEstimate: t.exposeBoolean('isEstimate', {
+      description:
+        'True when counting ran out of time: `value` is then a table-wide estimate and can be far too high.',
+    }),
   }),
 });
 

@@ -1,5 +1,5 @@
-import { lexicographicSortSchema, printSchema } from 'graphql';
-import { builder } from './builder.ts';
+import { isObjectType, lexicographicSortSchema, printSchema } from 'graphql';
+import { builder, nodeTypeNames } from './builder.ts';
 import './types/organisation.ts';
 import './types/industry.ts';
 import './types/client-summary.ts';
@@ -13,6 +13,11 @@ import './types/suggestion.ts';
 import './types/ownership.ts';
 
 export const schema = builder.toSchema({ sortSchema: false });
+
+for (const type of Object.values(schema.getTypeMap())) {
+  if (isObjectType(type) && type.getInterfaces().some((face) => face.name === 'Node'))
+    nodeTypeNames.add(type.name);
+}
 
 /** The SDL committed as `schema.graphql`. */
 export function printSchemaSdl(): string {

@@ -8,6 +8,7 @@ import type { Quotas } from '../server/limits/quotas.ts';
 import { useOperationMetrics } from '../server/observability/graphql-metrics.ts';
 import { logger } from '../server/observability/logger.ts';
 import { useCostLimit } from './plugins/use-cost-limit.ts';
+import { useExplainedRefusals } from './plugins/use-explained-refusals.ts';
 import { useQueryLimits } from './plugins/use-query-limits.ts';
 import { schema } from './schema.ts';
 
@@ -36,7 +37,7 @@ function maskError(error: unknown, message: string): GraphQLError {
 export function createGraphqlServer(quotas: Quotas) {
   return createYoga<RequestContext>({
     schema,
-    plugins: [useOperationMetrics(), useQueryLimits(), useCostLimit(quotas)],
+    plugins: [useOperationMetrics(), useQueryLimits(), useCostLimit(quotas), useExplainedRefusals()],
     graphqlEndpoint: graphqlPath,
     landingPage: false,
     maskedErrors: { maskError },

@@ -25,3 +25,26 @@ describe('errors about the request', () => {
     expect(body.errors?.[0]?.extensions?.code).not.toBe('INTERNAL_SERVER_ERROR');
   });
 });
+
+describe('global IDs', () => {
+  const encode = (text: string) => Buffer.from(text).toString('base64');
+  it.each([
+    ['a reference that is not a UUID', encode('Organisation:nope')],
+    ['an interface name', encode('Event:7b0c3a5e-9d1f-4b7e-8a59-2f7f1c3d9e10')],
+    ['an unknown type', encode('Foo:7b0c3a5e-9d1f-4b7e-8a59-2f7f1c3d9e10')],
+    ['no type at all', '!!!'],
+  ])('refuses %s as INVALID_PARAMETER', async (_case, id) => {
+    const { body } = await app.graphql('query ($id: ID!) { node(id: $id) { id } }', { id });
+    expect(body.errors?.[0]?.message).toBe(
+      `"${id}" is not an orgraph global ID; read IDs from \`id\` fields.`,
+    );
+    expect(body.errors?.[0]?.extensions?.code).toBe('INVALID_PARAMETER');
+  });
+
+  it('answers null for a well-formed ID that matches no record', async () => {
+    const id = encode('Organisation:7b0c3a5e-9d1f-4b7e-8a59-2f7f1c3d9e10');
+    const { body } = await app.graphql('query ($id: ID!) { node(id: $id) { id } }', { id });
+    expect(body.errors).toBeUndefined();
+    expect(body.data).toEqual({ node: null });
+  });
+});

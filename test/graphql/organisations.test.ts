@@ -441,7 +441,10 @@ describe('organisations connection', () => {
     const many = await countStatements(() => app.graphql(nested(12)));
     expect(few.result.body.errors).toBeUndefined();
     expect(many.result.body.errors).toBeUndefined();
-    expect(many.statements).toBe(few.statements);
+    // Loads of one depth can land in two batches when their parents resolve in different ticks, so allow a
+    // little slack; an N+1 would add at least one statement per extra organisation (ten here).
+    expect(many.statements).toBeLessThanOrEqual(few.statements + 2);
+    expect(many.statements).toBeLessThanOrEqual(24);
   });
 });
 

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { printSchemaSdl, schema } from '../../src/graphql/schema.ts';
 
 // Relay's generated plumbing explains itself; everything else of ours carries a description.
-const plumbing = (name: string) => /(Connection|Edge)$/.test(name) || name === 'PageInfo' || name.startsWith('__');
+const plumbing = (name: string) =>
+  /(Connection|Edge)$/.test(name) || name === 'PageInfo' || name.startsWith('__');
 
 describe('schema.graphql', () => {
   it('is the printed schema (regenerate with `npm run -s schema:print > schema.graphql`)', async () => {

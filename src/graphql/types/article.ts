@@ -23,13 +23,13 @@ const ArticleLicenceEnum = builder.enumType('ArticleLicence', {
 });
 
 builder.node(ArticleRef, {
-  description: 'A source article with annotated statements.',
+  description: 'A source article with annotated statements. Needs a plan covering `articles`.',
   authScopes: { covers: 'articles' },
   id: { resolve: (article) => article.reference },
   loadOne: (reference, context) => context.loaders.articleByReference.load(reference),
   fields: (t) => ({
     reference: t.expose('reference', { type: 'UUID', description: 'The spec reference (UUID).' }),
-    title: t.exposeString('title'),
+    title: t.exposeString('title', { description: 'The article’s title; shown under every licence.' }),
     url: t.expose('url', {
       type: 'URL',
       nullable: true,
@@ -68,7 +68,7 @@ builder.queryField('article', (t) =>
     nullable: true,
     description: 'One article by reference; null when none has it.',
     authScopes: { covers: 'articles' },
-    args: { reference: t.arg({ type: 'UUID', required: true }) },
+    args: { reference: t.arg({ type: 'UUID', required: true, description: 'The article’s reference.' }) },
     resolve: (_root, args, context) => context.loaders.articleByReference.load(args.reference),
   }),
 );

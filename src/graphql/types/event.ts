@@ -54,6 +54,8 @@ export const EventTypeEnum = builder.enumType('EventType', {
   ) as Record<Uppercase<EventType>, { value: EventType; description: string }>,
 });
 
+const eventsPlan = 'Needs a plan covering `events`.';
+
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A node id's reference, loaded only when it is a UUID and the event has the type the id names. */
@@ -71,12 +73,16 @@ const loadParticipants = async (context: RequestContext, event: Event) =>
 
 builder.interfaceType(EventRef, {
   description:
-    'A business event, one implementing type per event type. Events are listed newest first (publish date, then reference, descending).',
+    'A business event, one implementing type per event type. Events are listed newest first (publish date, then reference, descending). Needs a plan covering `events`.',
   interfaces: [builder.nodeInterfaceRef()],
   resolveType: (event) => refByType[event.type].name,
   fields: (t) => ({
     reference: t.expose('reference', { type: 'UUID', description: 'The spec reference (UUID).' }),
-    eventType: t.field({ type: EventTypeEnum, resolve: (event) => event.type }),
+    eventType: t.field({
+      type: EventTypeEnum,
+      description: 'The event’s type; it names the implementing type (`MOVE` is a `MoveEvent`, and so on).',
+      resolve: (event) => event.type,
+    }),
     summary: t.exposeString('summary', { nullable: true, description: 'A readable one-line summary.' }),
     publishDate: t.expose('publishDate', { type: 'DateTime', description: 'When the event became public.' }),
     links: t.field({
@@ -97,7 +103,7 @@ const CompensationType = builder.objectRef<Compensation>('Compensation').impleme
   description: 'One component of the pay announced with a move.',
   fields: (t) => ({
     type: t.exposeString('type', { description: 'For example Base Salary, Annual Bonus, Stock Options.' }),
-    value: t.exposeFloat('value'),
+    value: t.exposeFloat('value', { description: 'The amount, in the unit that `valueType` names.' }),
     valueType: t.exposeString('value_type', { description: 'A currency code, `percent` or `shares`.' }),
     valueSuffix: t.exposeString('value_suffix', { nullable: true, description: 'For example `per annum`.' }),
   }),
@@ -112,10 +118,21 @@ const DealType = builder.objectRef<Deal>('Deal').implement({
       description: 'For example Announced, Pending, Completed, Withdrawn.',
     }),
     value: t.exposeFloat('value', { nullable: true, description: 'In the deal currency.' }),
-    valueUsd: t.exposeFloat('value_usd', { nullable: true }),
-    announcementDate: t.expose('announcement_date', { type: 'Date', nullable: true }),
-    completionDate: t.expose('completion_date', { type: 'Date', nullable: true }),
-    terms: t.exposeString('terms', { nullable: true }),
+    valueUsd: t.exposeFloat('value_usd', { nullable: true, description: 'The value in US dollars.' }),
+    announcementDate: t.expose('announcement_date', {
+      type: 'Date',
+      nullable: true,
+      description: 'When the deal was announced, when known.',
+    }),
+    completionDate: t.expose('completion_date', {
+      type: 'Date',
+      nullable: true,
+      description: 'When the deal completed; null when it has not or the date is unknown.',
+    }),
+    terms: t.exposeString('terms', {
+      nullable: true,
+      description: 'A note on the terms, e.g. All-cash transaction; null when not disclosed.',
+    }),
   }),
 });
 
@@ -123,11 +140,14 @@ type Offering = NonNullable<EventDetails['offering']>;
 const OfferingType = builder.objectRef<Offering>('PublicOffering').implement({
   description: 'The terms of a public offering.',
   fields: (t) => ({
-    exchange: t.exposeString('exchange'),
-    ticker: t.exposeString('ticker'),
+    exchange: t.exposeString('exchange', { description: 'The name of the exchange.' }),
+    ticker: t.exposeString('ticker', { description: 'The ticker symbol offered.' }),
     price: t.exposeFloat('price', { nullable: true, description: 'Price per share, in `currencyCode`.' }),
-    sharesOffered: t.exposeFloat('shares_offered', { nullable: true }),
-    currencyCode: t.exposeString('currency_code'),
+    sharesOffered: t.exposeFloat('shares_offered', {
+      nullable: true,
+      description: 'How many shares were offered, when known.',
+    }),
+    currencyCode: t.exposeString('currency_code', { description: 'The currency of `price`, e.g. `USD`.' }),
   }),
 });
 
@@ -135,7 +155,7 @@ builder.node(MoveEventRef, {
   authScopes: { covers: 'events' },
   interfaces: [EventRef],
   id: { resolve: (event) => event.reference },
-  description: typeDescriptions.move,
+  description: `${typeDescriptions.move} ${eventsPlan}`,
   isTypeOf: (event) => (event as Event).type === 'move',
   loadOne: (reference, context) => loadEventOfType(context, reference, 'move'),
   fields: (t) => ({
@@ -176,17 +196,25 @@ builder.node(FundingEventRef, {
   authScopes: { covers: 'events' },
   interfaces: [EventRef],
   id: { resolve: (event) => event.reference },
-  description: typeDescriptions.funding,
+  description: `${typeDescriptions.funding} ${eventsPlan}`,
   isTypeOf: (event) => (event as Event).type === 'funding',
   loadOne: (reference, context) => loadEventOfType(context, reference, 'funding'),
   fields: (t) => ({
-    round: t.string({ nullable: true, resolve: (event) => event.details.round ?? null }),
+    round: t.string({
+      nullable: true,
+      description: 'The round, e.g. Seed or Series A.',
+      resolve: (event) => event.details.round ?? null,
+    }),
     value: t.float({
       nullable: true,
       description: 'The amount raised, in `currencyCode`.',
       resolve: (event) => event.details.value ?? null,
     }),
-    currencyCode: t.string({ nullable: true, resolve: (event) => event.details.currency_code ?? null }),
+    currencyCode: t.string({
+      nullable: true,
+      description: 'The currency of `value`, e.g. `USD`.',
+      resolve: (event) => event.details.currency_code ?? null,
+    }),
     participants: t.field({
       type: [ProfileRef],
       description: 'The investors, by surname.',
@@ -200,21 +228,28 @@ builder.node(DealEventRef, {
   authScopes: { covers: 'events' },
   interfaces: [EventRef],
   id: { resolve: (event) => event.reference },
-  description: typeDescriptions.deal,
+  description: `${typeDescriptions.deal} ${eventsPlan}`,
   isTypeOf: (event) => (event as Event).type === 'deal',
   loadOne: (reference, context) => loadEventOfType(context, reference, 'deal'),
   fields: (t) => ({
     acquirer: t.field({
       type: OrganisationRef,
       nullable: true,
+      description: 'The organisation acquiring, when recorded.',
       resolve: (event, _args, context) => loadOrganisation(context, event.acquirerReference),
     }),
     acquiree: t.field({
       type: OrganisationRef,
       nullable: true,
+      description: 'The organisation acquired, when recorded.',
       resolve: (event, _args, context) => loadOrganisation(context, event.acquireeReference),
     }),
-    deal: t.field({ type: DealType, nullable: true, resolve: (event) => event.details.deal ?? null }),
+    deal: t.field({
+      type: DealType,
+      nullable: true,
+      description: 'The terms of the deal; null when none are recorded.',
+      resolve: (event) => event.details.deal ?? null,
+    }),
   }),
 });
 
@@ -222,13 +257,14 @@ builder.node(PublicOfferingEventRef, {
   authScopes: { covers: 'events' },
   interfaces: [EventRef],
   id: { resolve: (event) => event.reference },
-  description: typeDescriptions.public_offering,
+  description: `${typeDescriptions.public_offering} ${eventsPlan}`,
   isTypeOf: (event) => (event as Event).type === 'public_offering',
   loadOne: (reference, context) => loadEventOfType(context, reference, 'public_offering'),
   fields: (t) => ({
     offering: t.field({
       type: OfferingType,
       nullable: true,
+      description: 'The terms of the offering; null when none are recorded.',
       resolve: (event) => event.details.offering ?? null,
     }),
     participants: t.field({
@@ -244,7 +280,7 @@ builder.node(ClientSummaryEventRef, {
   authScopes: { covers: 'events' },
   interfaces: [EventRef],
   id: { resolve: (event) => event.reference },
-  description: typeDescriptions.client_summary,
+  description: `${typeDescriptions.client_summary} ${eventsPlan}`,
   isTypeOf: (event) => (event as Event).type === 'client_summary',
   loadOne: (reference, context) => loadEventOfType(context, reference, 'client_summary'),
   fields: (t) => ({
@@ -297,7 +333,7 @@ builder.queryField('event', (t) =>
     nullable: true,
     description: 'One event by its reference; null when none has it.',
     authScopes: { covers: 'events' },
-    args: { reference: t.arg({ type: 'UUID', required: true }) },
+    args: { reference: t.arg({ type: 'UUID', required: true, description: 'The event’s reference.' }) },
     resolve: (_root, args, context) => context.loaders.eventByReference.load(args.reference),
   }),
 );
@@ -310,12 +346,13 @@ builder.queryField('events', (t) =>
       'Events, newest first (publish date, then reference, descending), at most 100 a page. `queryId` applies a saved search (unknown ids are a NOT_FOUND error); it combines with `filter` by AND.',
     authScopes: { covers: 'events' },
     args: {
-      filter: t.arg({ type: EventFilterInput }),
+      filter: t.arg({ type: EventFilterInput, description: 'Narrows the list; AND with `queryId`.' }),
       queryId: t.arg({ type: 'UUID', description: 'A saved search, from `saveEventSearch`.' }),
     },
     resolve: async (_root, args, context) => {
-      const { db, config } = context;
-      const filter = await prepareEventFilter(db, {
+      const { db, primaryDb, config } = context;
+      // Saved searches are read from the primary, like REST: one saved a moment ago is found behind a replica.
+      const filter = await prepareEventFilter(primaryDb, {
         eventType: args.filter?.eventType ?? undefined,
         organisationReference: args.filter?.organisationReference ?? undefined,
         profileReference: args.filter?.profileReference ?? undefined,

@@ -7,12 +7,13 @@ builder.node(OccupationRef, {
   loadOne: (reference, context) => context.loaders.occupationByReference.load(reference),
   fields: (t) => ({
     reference: t.expose('reference', { type: 'UUID', description: 'The spec reference (UUID).' }),
-    name: t.exposeString('name'),
+    name: t.exposeString('name', { description: 'The normalised title.' }),
   }),
 });
 
 builder.node(ExperienceRef, {
-  description: 'One role a person held at an organisation. No end date means a current role.',
+  description:
+    'One role a person held at an organisation. No end date means a current role. Needs a plan covering `people`.',
   authScopes: { covers: 'people' },
   id: { resolve: (experience) => experience.reference },
   loadOne: (reference, context) => context.loaders.experienceByReference.load(reference),
@@ -31,6 +32,7 @@ builder.node(ExperienceRef, {
     organisation: t.field({
       type: OrganisationRef,
       nullable: true,
+      description: 'Where the role is or was held; null when it is not linked to a recorded organisation.',
       resolve: (experience, _args, context) =>
         experience.organisationReference
           ? context.loaders.organisationByReference.load(experience.organisationReference)
@@ -45,7 +47,11 @@ builder.node(ExperienceRef, {
         return profile;
       },
     }),
-    startDate: t.expose('startDate', { type: 'Date', nullable: true }),
+    startDate: t.expose('startDate', {
+      type: 'Date',
+      nullable: true,
+      description: 'When the role started, when known.',
+    }),
     endDate: t.expose('endDate', { type: 'Date', nullable: true, description: 'Null on a current role.' }),
     isCurrent: t.boolean({
       description: 'True when the role has no end date.',

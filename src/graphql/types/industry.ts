@@ -7,7 +7,7 @@ builder.objectType(IndustryRef, {
     'A node of the GICS classification: a sector (level 1, 2 digits), industry group (2, 4 digits), industry (3, 6 digits) or sub-industry (4, 8 digits).',
   fields: (t) => ({
     code: t.exposeString('code', { description: 'The GICS code, 2 to 8 digits.' }),
-    name: t.exposeString('name'),
+    name: t.exposeString('name', { description: 'The GICS name of the node.' }),
     level: t.exposeInt('level', { description: '1 sector, 2 industry group, 3 industry, 4 sub-industry.' }),
     parent: t.field({
       type: IndustryRef,

@@ -27,13 +27,29 @@ function upperEnum<const Values extends readonly string[]>(
 export const OrganisationStatusEnum = upperEnum(
   'OrganisationStatus',
   organisationStatuses,
-  'The state of an organisation.',
+  'The state of an organisation (REST `status`, the same values in lower case).',
+  {
+    active: 'Operating.',
+    merged: 'Merged into another organisation.',
+    dormant: 'Dormant: not trading, though not dissolved.',
+    dissolved: 'Dissolved: no longer exists.',
+    unknown: 'The state is not known.',
+  },
 );
 
 export const ScoreDimensionEnum = upperEnum(
   'ScoreDimension',
   scoreDimensions,
-  'A dimension an organisation is scored on, from 1 to 100.',
+  'A dimension an organisation is scored on, from 1 to 100 (REST `score_dimension`, the same values in lower case).',
+  {
+    growth_momentum: 'Growth momentum.',
+    financial_strength: 'Financial strength.',
+    industry_health: 'Health of the organisation’s industry.',
+    management_strength: 'Strength of the management team.',
+    customer_sentiment: 'Customer sentiment.',
+    ipo_readiness: 'Readiness for an initial public offering.',
+    ma_attractiveness: 'Attractiveness for mergers and acquisitions.',
+  },
 );
 
 export const SummaryTypeEnum = upperEnum('SummaryType', summaryTypes, 'Whose assets an AUM record counts.', {

@@ -36,7 +36,11 @@ import {
 const OrganisationScoreRef = builder.objectRef<OrganisationScore>('OrganisationScore').implement({
   description: 'A score of the organisation on one dimension.',
   fields: (t) => ({
-    dimension: t.field({ type: ScoreDimensionEnum, resolve: (score) => score.dimension }),
+    dimension: t.field({
+      type: ScoreDimensionEnum,
+      description: 'The dimension scored.',
+      resolve: (score) => score.dimension,
+    }),
     score: t.exposeInt('score', { description: '1 to 100.' }),
   }),
 });
@@ -44,8 +48,12 @@ const OrganisationScoreRef = builder.objectRef<OrganisationScore>('OrganisationS
 const OrganisationAliasRef = builder.objectRef<OrganisationAlias>('OrganisationAlias').implement({
   description: 'Another name of the organisation, with the period it was used where known.',
   fields: (t) => ({
-    name: t.exposeString('name'),
-    startDate: t.expose('startDate', { type: 'Date', nullable: true }),
+    name: t.exposeString('name', { description: 'The other name.' }),
+    startDate: t.expose('startDate', {
+      type: 'Date',
+      nullable: true,
+      description: 'When the name came into use, when known.',
+    }),
     endDate: t.expose('endDate', {
       type: 'Date',
       nullable: true,
@@ -59,8 +67,8 @@ const ExchangeRef = builder
   .implement({
     description: 'A stock exchange.',
     fields: (t) => ({
-      name: t.exposeString('exchangeName'),
-      code: t.exposeString('exchangeCode'),
+      name: t.exposeString('exchangeName', { description: 'The exchange’s name.' }),
+      code: t.exposeString('exchangeCode', { description: 'The exchange’s code, e.g. `XNYS`.' }),
     }),
   });
 
@@ -68,28 +76,34 @@ const TickerRef = builder.objectRef<OrganisationTicker>('Ticker').implement({
   description: 'A listing of the organisation on an exchange.',
   fields: (t) => ({
     value: t.exposeString('value', { description: 'The ticker symbol.' }),
-    exchange: t.field({ type: ExchangeRef, resolve: (ticker) => ticker }),
-    currency: t.exposeString('currency'),
+    exchange: t.field({
+      type: ExchangeRef,
+      description: 'The exchange it is listed on.',
+      resolve: (ticker) => ticker,
+    }),
+    currency: t.exposeString('currency', { description: 'The trading currency, a code such as `USD`.' }),
     status: t.exposeString('status', { description: 'e.g. `active`, `suspended`, `delisted`.' }),
-    isPrimaryListing: t.exposeBoolean('isPrimaryListing'),
+    isPrimaryListing: t.exposeBoolean('isPrimaryListing', {
+      description: 'Whether this is the organisation’s primary listing.',
+    }),
   }),
 });
 
 const OrganisationDomainRef = builder.objectRef<OrganisationDomain>('OrganisationDomain').implement({
   description: 'A web domain of the organisation.',
   fields: (t) => ({
-    domain: t.exposeString('domain'),
+    domain: t.exposeString('domain', { description: 'The domain name, e.g. `example.com`.' }),
     confidenceScore: t.exposeFloat('confidenceScore', { description: '0 to 1.' }),
-    isValid: t.exposeBoolean('isValid'),
+    isValid: t.exposeBoolean('isValid', { description: 'Whether the domain is recorded as valid.' }),
   }),
 });
 
 const OrganisationPhoneRef = builder.objectRef<OrganisationPhone>('OrganisationPhone').implement({
   description: 'A telephone number of the organisation.',
   fields: (t) => ({
-    number: t.exposeString('number'),
+    number: t.exposeString('number', { description: 'The number as recorded.' }),
     type: t.exposeString('type', { description: 'e.g. `main`, `fax`, `mobile`, `support`.' }),
-    isValid: t.exposeBoolean('isValid'),
+    isValid: t.exposeBoolean('isValid', { description: 'Whether the number is recorded as valid.' }),
   }),
 });
 
@@ -97,18 +111,30 @@ const OrganisationIndustryRef = builder.objectRef<IndustryClassification>('Organ
   description:
     'One GICS node the organisation is classified under; the flag belongs to the classification, not the node.',
   fields: (t) => ({
-    industry: t.field({ type: IndustryRef, resolve: (classification) => classification.industry }),
-    isPrimary: t.exposeBoolean('isPrimary'),
+    industry: t.field({
+      type: IndustryRef,
+      description: 'The GICS node.',
+      resolve: (classification) => classification.industry,
+    }),
+    isPrimary: t.exposeBoolean('isPrimary', {
+      description: 'Whether this is the organisation’s primary classification.',
+    }),
   }),
 });
 
 const AddressRef = builder.objectRef<OrganisationAddress>('Address').implement({
   description: 'A postal address.',
   fields: (t) => ({
-    city: t.exposeString('city', { nullable: true }),
-    state: t.exposeString('state', { nullable: true }),
+    city: t.exposeString('city', { nullable: true, description: 'The city, when recorded.' }),
+    state: t.exposeString('state', {
+      nullable: true,
+      description: 'The state, province or region, when recorded.',
+    }),
     country: t.expose('country', { type: 'CountryCode', nullable: true, description: 'ISO 3166-1 alpha-2.' }),
-    zipPostalCode: t.exposeString('zipPostalCode', { nullable: true }),
+    zipPostalCode: t.exposeString('zipPostalCode', {
+      nullable: true,
+      description: 'The ZIP or postal code, when recorded.',
+    }),
   }),
 });
 
@@ -118,18 +144,28 @@ const OrganisationAddressesRef = builder
     description:
       "The organisation's company (registered) and mailing addresses; null where none is recorded.",
     fields: (t) => ({
-      company: t.field({ type: AddressRef, nullable: true, resolve: (addresses) => addresses.company }),
-      mailing: t.field({ type: AddressRef, nullable: true, resolve: (addresses) => addresses.mailing }),
+      company: t.field({
+        type: AddressRef,
+        nullable: true,
+        description: 'The company (registered) address; the `country` filter of the list looks at this one.',
+        resolve: (addresses) => addresses.company,
+      }),
+      mailing: t.field({
+        type: AddressRef,
+        nullable: true,
+        description: 'The mailing address.',
+        resolve: (addresses) => addresses.mailing,
+      }),
     }),
   });
 
 const RelationshipCountsRef = builder.objectRef<Organisation>('RelationshipCounts').implement({
   description: 'How many business relationships of each kind the organisation has.',
   fields: (t) => ({
-    customers: t.exposeInt('customers'),
-    suppliers: t.exposeInt('suppliers'),
-    partners: t.exposeInt('partners'),
-    serviceProviders: t.exposeInt('serviceProviders'),
+    customers: t.exposeInt('customers', { description: 'How many customers.' }),
+    suppliers: t.exposeInt('suppliers', { description: 'How many suppliers.' }),
+    partners: t.exposeInt('partners', { description: 'How many partners.' }),
+    serviceProviders: t.exposeInt('serviceProviders', { description: 'How many service providers.' }),
   }),
 });
 
@@ -137,9 +173,13 @@ const OrganisationRoleRef = builder.objectRef<OrganisationRole>('OrganisationRol
   description:
     'One role a person holds or held at the organisation; a person with two roles there appears twice.',
   fields: (t) => ({
-    profile: t.field({ type: ProfileRef, resolve: (role) => role.profile }),
+    profile: t.field({ type: ProfileRef, description: 'The person.', resolve: (role) => role.profile }),
     title: t.exposeString('title', { description: 'The title as recorded.' }),
-    startDate: t.expose('startDate', { type: 'Date', nullable: true }),
+    startDate: t.expose('startDate', {
+      type: 'Date',
+      nullable: true,
+      description: 'When the role started, when known.',
+    }),
     endDate: t.expose('endDate', { type: 'Date', nullable: true, description: 'Null on a current role.' }),
   }),
 });
@@ -149,18 +189,28 @@ async function peopleOf(organisation: Organisation, context: RequestContext) {
 }
 
 builder.node(OrganisationRef, {
-  description: 'An organisation: a company, fund or other body that people work at or own.',
+  description:
+    'An organisation: a company, fund or other body that people work at or own. Needs a plan covering `organisations`.',
   authScopes: { covers: 'organisations' },
   id: { resolve: (organisation) => organisation.reference },
   loadOne: (reference, context) => context.loaders.organisationByReference.load(reference),
   fields: (t) => ({
     reference: t.expose('reference', { type: 'UUID', description: 'The spec reference (UUID).' }),
-    name: t.exposeString('name'),
-    description: t.exposeString('description', { nullable: true }),
-    status: t.field({ type: OrganisationStatusEnum, resolve: (organisation) => organisation.status }),
-    verified: t.exposeBoolean('verified'),
+    name: t.exposeString('name', { description: 'The organisation’s name.' }),
+    description: t.exposeString('description', {
+      nullable: true,
+      description: 'A free-text description, when recorded.',
+    }),
+    status: t.field({
+      type: OrganisationStatusEnum,
+      description: 'The organisation’s state.',
+      resolve: (organisation) => organisation.status,
+    }),
+    verified: t.exposeBoolean('verified', { description: 'Whether the record has been verified.' }),
     confidence: t.exposeInt('confidence', { description: '0 to 100.' }),
-    isFund: t.exposeBoolean('isFund'),
+    isFund: t.exposeBoolean('isFund', {
+      description: 'True for a fund; `organisations` leaves funds out unless `kind` asks for them.',
+    }),
     employees: t.exposeInt('employees', { description: 'The recorded headcount; 0 when unknown.' }),
     sizeBand: t.string({
       description:
@@ -210,6 +260,7 @@ builder.node(OrganisationRef, {
     }),
     addresses: t.field({
       type: OrganisationAddressesRef,
+      description: 'The company and mailing addresses.',
       resolve: async (organisation, _args, context) =>
         addressesByKind(await context.loaders.addressesByOrganisation.load(organisation.reference)),
     }),
@@ -253,7 +304,9 @@ builder.queryField('organisation', (t) =>
     nullable: true,
     description: 'One organisation by its reference; null when none has it.',
     authScopes: { covers: 'organisations' },
-    args: { reference: t.arg({ type: 'UUID', required: true }) },
+    args: {
+      reference: t.arg({ type: 'UUID', required: true, description: 'The organisation’s reference.' }),
+    },
     resolve: (_root, args, context) => context.loaders.organisationByReference.load(args.reference),
   }),
 );
@@ -261,7 +314,11 @@ builder.queryField('organisation', (t) =>
 const ScoreFilter = builder.inputType('ScoreFilter', {
   description: 'A lowest score on one dimension (REST `score_min` with `score_dimension`).',
   fields: (t) => ({
-    dimension: t.field({ type: ScoreDimensionEnum, required: true }),
+    dimension: t.field({
+      type: ScoreDimensionEnum,
+      required: true,
+      description: 'The dimension `min` applies to.',
+    }),
     min: t.int({ required: true, description: '1 to 100.' }),
   }),
 });
@@ -270,7 +327,8 @@ const OrganisationFilterInput = builder.inputType('OrganisationFilter', {
   description: 'Filters of the organisation list (those of `GET /v1/organisations`); all given ones apply.',
   fields: (t) => ({
     name: t.string({
-      description: 'Case-insensitive substring of the name; `%`, `_` and `\\` match themselves.',
+      description:
+        'Case-insensitive substring of the name, at most 200 characters; `%`, `_` and `\\` match themselves.',
     }),
     showEmpty: t.boolean({
       description:
@@ -288,7 +346,7 @@ const OrganisationFilterInput = builder.inputType('OrganisationFilter', {
       description: 'Without it funds are left out (REST `type`).',
     }),
     status: t.field({ type: OrganisationStatusEnum, description: 'Without it every status.' }),
-    verified: t.boolean(),
+    verified: t.boolean({ description: 'Only verified (true) or only unverified (false) organisations.' }),
     minConfidence: t.int({ description: '0 to 100; defaults to 5, or to 0 with `showEmpty`.' }),
     hasAum: t.boolean({
       description: 'With (true) or without (false) assets-under-management records (REST `has_raum`).',
@@ -301,7 +359,7 @@ const OrganisationFilterInput = builder.inputType('OrganisationFilter', {
       type: ActivityPeriodEnum,
       description: 'Organisations with activity (of `activityTypes`, when given) in the period.',
     }),
-    minScore: t.field({ type: ScoreFilter }),
+    minScore: t.field({ type: ScoreFilter, description: 'Only organisations scoring at least this much.' }),
   }),
 });
 
@@ -340,7 +398,12 @@ builder.queryField('organisations', (t) =>
       description:
         'Organisations sorted by name, then reference: the order and filters of `GET /v1/organisations`. Without `showEmpty` only organisations with recorded activity are searched, and funds are left out unless `kind` says otherwise.',
       authScopes: { covers: 'organisations' },
-      args: { filter: t.arg({ type: OrganisationFilterInput }) },
+      args: {
+        filter: t.arg({
+          type: OrganisationFilterInput,
+          description: 'Without it the defaults apply: activity index only, no funds, `minConfidence` 5.',
+        }),
+      },
       resolve: async (_root, args, context) => {
         const filter = organisationFilterOf(args.filter);
         const connection = await resolveKeysetConnection<Organisation, OrganisationSortKey>(

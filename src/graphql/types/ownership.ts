@@ -5,7 +5,7 @@ import { RelationshipTypeEnum } from './organisation-enums.ts';
 
 const OrganisationOwnershipRef = builder.objectRef<OwnershipLink>('OrganisationOwnership').implement({
   description:
-    'An ownership link between two organisations, seen from the one that lists it: among its `owners` the other end owns it; among its `subsidiaries` it owns the other end.',
+    'An ownership link between two organisations, seen from the one that lists it: among its `owners` the other end owns it; among its `subsidiaries` it owns the other end. Needs a plan covering `ownership`.',
   authScopes: { covers: 'ownership' },
   fields: (t) => ({
     organisation: t.field({
@@ -17,7 +17,9 @@ const OrganisationOwnershipRef = builder.objectRef<OwnershipLink>('OrganisationO
     ownershipLabel: t.exposeString('ownershipLabel', {
       description: 'A band label such as `25% - 50%`, not a number.',
     }),
-    isControllingInterest: t.exposeBoolean('isControllingInterest'),
+    isControllingInterest: t.exposeBoolean('isControllingInterest', {
+      description: 'Whether the holding is a controlling interest.',
+    }),
     relationshipType: t.field({
       type: RelationshipTypeEnum,
       description:
@@ -28,19 +30,21 @@ const OrganisationOwnershipRef = builder.objectRef<OwnershipLink>('OrganisationO
 });
 
 builder.node(ProfileStakeRef, {
-  description: "A person's stake in an organisation, active or past.",
+  description: "A person's stake in an organisation, active or past. Needs a plan covering `ownership`.",
   authScopes: { covers: 'ownership' },
   id: { resolve: (stake) => stake.reference },
   loadOne: (reference, context) => context.loaders.profileStakeByReference.load(reference),
   fields: (t) => ({
-    reference: t.expose('reference', { type: 'UUID' }),
+    reference: t.expose('reference', { type: 'UUID', description: 'The stake’s reference (UUID).' }),
     profile: t.field({
       type: ProfileRef,
+      description: 'The person holding the stake.',
       resolve: async (stake, _args, context) =>
         (await context.loaders.profileByReference.load(stake.profileReference))!,
     }),
     organisation: t.field({
       type: OrganisationRef,
+      description: 'The organisation the stake is in.',
       resolve: async (stake, _args, context) =>
         (await context.loaders.organisationByReference.load(stake.organisationReference))!,
     }),
@@ -52,10 +56,22 @@ builder.node(ProfileStakeRef, {
       nullable: true,
       description: "The person's title at the organisation.",
     }),
-    isControlPerson: t.exposeBoolean('isControlPerson'),
-    isActive: t.exposeBoolean('isActive'),
-    startDate: t.expose('startDate', { type: 'Date', nullable: true }),
-    endDate: t.expose('endDate', { type: 'Date', nullable: true }),
+    isControlPerson: t.exposeBoolean('isControlPerson', {
+      description: 'Whether the person is a control person of the organisation.',
+    }),
+    isActive: t.exposeBoolean('isActive', {
+      description: 'True while the stake is held; false for a past one.',
+    }),
+    startDate: t.expose('startDate', {
+      type: 'Date',
+      nullable: true,
+      description: 'When the stake began, when known.',
+    }),
+    endDate: t.expose('endDate', {
+      type: 'Date',
+      nullable: true,
+      description: 'When the stake ended, when known.',
+    }),
   }),
 });
 

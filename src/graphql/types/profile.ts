@@ -70,13 +70,14 @@ const ProfileFilter = builder.inputType('ProfileFilter', {
   description: 'Filters of the profile list; all given ones apply.',
   fields: (t) => ({
     search: t.string({
-      description: "Case-insensitive substring of the person's full name, taken literally.",
+      description:
+        "Case-insensitive substring of the person's full name, taken literally; at most 200 characters.",
     }),
     organisationReference: t.field({
       type: 'UUID',
       description: 'People with any role, current or past, at this organisation.',
     }),
-    profileType: t.field({ type: ProfileTypeEnum }),
+    profileType: t.field({ type: ProfileTypeEnum, description: 'Only people of this kind.' }),
   }),
 });
 
@@ -87,9 +88,9 @@ const ProfileEmailRef = builder.objectRef<ProfileEmail>('ProfileEmail').implemen
       description:
         'The address as recorded; a String, not an EmailAddress, because unverified addresses may not parse.',
     }),
-    domain: t.exposeString('domain'),
+    domain: t.exposeString('domain', { description: 'The domain part of the address.' }),
     confidenceScore: t.exposeFloat('confidenceScore', { description: 'Confidence, 0 to 1.' }),
-    isValid: t.exposeBoolean('isValid'),
+    isValid: t.exposeBoolean('isValid', { description: 'Whether the address is recorded as valid.' }),
   }),
 });
 
@@ -124,7 +125,7 @@ const profileKeySchema = z.object({ lastName: z.string(), firstName: z.string(),
 const profileArticleKeySchema = z.object({ publishedAt: z.iso.datetime(), articleReference: z.uuid() });
 
 builder.node(ProfileRef, {
-  description: 'A person who works at or owns organisations.',
+  description: 'A person who works at or owns organisations. Needs a plan covering `people`.',
   authScopes: { covers: 'people' },
   id: { resolve: (profile) => profile.reference },
   loadOne: (reference, context) => context.loaders.profileByReference.load(reference),
@@ -133,7 +134,9 @@ builder.node(ProfileRef, {
     fullName: t.exposeString('fullName', {
       description: 'The full name, as `GET /v1/profiles` returns it in `name`.',
     }),
-    firstName: t.exposeString('firstName'),
+    firstName: t.exposeString('firstName', {
+      description: 'The first name, the second key of the profile list order.',
+    }),
     lastName: t.exposeString('lastName', {
       description: 'The surname, the first key of the profile list order.',
     }),
@@ -183,7 +186,12 @@ builder.node(ProfileRef, {
             type: AnnotationRoleEnum,
             description: 'Only this side (the other list left empty), and only articles that have one.',
           }),
-          collapse: t.arg({ type: CollapseEnum, required: true, defaultValue: 'latest' }),
+          collapse: t.arg({
+            type: CollapseEnum,
+            required: true,
+            defaultValue: 'latest',
+            description: 'How repeated yearly statements are treated; `LATEST` by default.',
+          }),
         },
         resolve: async (profile, args, context) => {
           const options = {
@@ -219,7 +227,7 @@ builder.queryField('profile', (t) =>
     nullable: true,
     description: 'One person by reference; null when none has it.',
     authScopes: { covers: 'people' },
-    args: { reference: t.arg({ type: 'UUID', required: true }) },
+    args: { reference: t.arg({ type: 'UUID', required: true, description: 'The person’s reference.' }) },
     resolve: (_root, args, context) => context.loaders.profileByReference.load(args.reference),
   }),
 );
@@ -232,7 +240,7 @@ builder.queryField('profiles', (t) =>
       description:
         'People sorted by surname, then first name, then reference; the same order as `GET /v1/profiles`.',
       authScopes: { covers: 'people' },
-      args: { filter: t.arg({ type: ProfileFilter }) },
+      args: { filter: t.arg({ type: ProfileFilter, description: 'Without it, every person.' }) },
       resolve: async (_root, args, context) => {
         const filter = {
           ...(args.filter?.search ? { search: args.filter.search } : {}),

@@ -11,16 +11,21 @@ const ChipType = builder.objectRef<StoredChip>('Chip').implement({
   description:
     'One element of a saved search: a condition (`fieldType`, `label`, `value`, `operator`) or a join (`fieldType` = `Operator`, `value` AND or OR, no operator).',
   fields: (t) => ({
-    fieldType: t.exposeString('fieldType'),
-    label: t.exposeString('label'),
-    value: t.exposeString('value'),
+    fieldType: t.exposeString('fieldType', {
+      description: `\`Operator\` on a join. On a condition, the field filtered on: ${supportedFieldTypes.join(', ')}; any other type filters nothing (see \`ignoredFieldTypes\`).`,
+    }),
+    label: t.exposeString('label', { description: 'Text to show a user, as sent.' }),
+    value: t.exposeString('value', {
+      description:
+        'On a condition, the value matched: a UUID (lower case) for Organisation and Occupation, compared case-insensitively for the other field types. On a join, AND or OR.',
+    }),
     operator: t.exposeString('operator', { nullable: true, description: 'Upper case; null on join chips.' }),
   }),
 });
 
 builder.node(SavedSearchRef, {
   description:
-    'A saved event search: chips to pass to the event list by `queryId`. Identical chips share one saved search; it never expires.',
+    'A saved event search: chips to pass to the event list by `queryId`. Identical chips share one saved search; it never expires. Needs a plan covering `searches`.',
   authScopes: { covers: 'searches' },
   id: { resolve: (search) => search.queryId },
   loadOne: (queryId, context) =>
@@ -63,9 +68,16 @@ const SaveEventSearchResult = builder.unionType('SaveEventSearchResult', {
 const ChipInput = builder.inputType('ChipInput', {
   description: `A chip. Condition chips: \`fieldType\` (${supportedFieldTypes.join(', ')}; others are accepted and ignored), \`label\`, \`value\`, \`operator\` (EQUAL, any case). Join chips: \`fieldType\` = \`Operator\`, \`label\`, \`value\` AND or OR (any case), no operator.`,
   fields: (t) => ({
-    fieldType: t.string({ required: true }),
-    label: t.string({ required: true }),
-    value: t.string({ required: true }),
+    fieldType: t.string({
+      required: true,
+      description: 'A field type on a condition; `Operator` on a join.',
+    }),
+    label: t.string({ required: true, description: 'Text to show a user; kept as sent.' }),
+    value: t.string({
+      required: true,
+      description:
+        'The value to match (non-empty; a UUID for Organisation and Occupation; surrounding spaces trimmed), or AND/OR on a join.',
+    }),
     operator: t.string({ description: 'Condition chips only.' }),
   }),
 });
@@ -76,7 +88,7 @@ builder.queryField('savedSearch', (t) =>
     nullable: true,
     description: 'A saved search by its `queryId`; null when none has it.',
     authScopes: { covers: 'searches' },
-    args: { queryId: t.arg({ type: 'UUID', required: true }) },
+    args: { queryId: t.arg({ type: 'UUID', required: true, description: 'The saved search’s `queryId`.' }) },
     resolve: (_root, args, context) => context.loaders.savedSearchByQueryId.load(args.queryId),
   }),
 );
@@ -88,14 +100,20 @@ builder.mutationField('saveEventSearch', (t) =>
     description:
       'Saves chips as a reusable event filter, with the rules of `POST /v1/search/events`: identical chips (labels included) return the same `queryId`. AND binds tighter than OR.',
     authScopes: { covers: 'searches' },
-    args: { query: t.arg({ type: [ChipInput], required: true }) },
+    args: {
+      query: t.arg({
+        type: [ChipInput],
+        required: true,
+        description: `The chips in order: conditions separated by joins, starting and ending on a condition; at most ${maxChips}.`,
+      }),
+    },
     resolve: async (_root, args, context) => {
       // A join chip has no operator; GraphQL hands an omitted or null one over as null.
       const chips = args.query.map(({ operator, ...chip }) =>
         operator == null ? chip : { ...chip, operator },
       );
       try {
-        return await saveEventSearch(context.db, chips);
+        return await saveEventSearch(context.primaryDb, chips);
       } catch (error) {
         if (error instanceof DomainError && error.code === 'INVALID_CHIPS') return new InvalidChips();
         throw error;

@@ -15,7 +15,7 @@ import { maxConnectionPage } from '../keyset.ts';
 
 const SuggestionType = builder.objectRef<Suggestion>('Suggestion').implement({
   description:
-    'A filter value to put on a chip (`ChipInput` takes these four fields as they are). People are never suggested.',
+    'A filter value to put on a chip (`ChipInput` takes these four fields as they are). People are never suggested. Needs a plan covering `suggestions`.',
   authScopes: { covers: 'suggestions' },
   fields: (t) => ({
     fieldType: t.exposeString('fieldType', { description: `One of ${suggestionFieldTypes.join(', ')}.` }),
@@ -64,7 +64,12 @@ builder.queryField('suggestions', (t) =>
       'Filter values whose label contains `query` (1 to 200 characters after trimming, any case): organisations and occupations by name, move types, event types, deal statuses and deal types. ' +
       'Best matches first: an exact match, then a prefix, then any substring; then by label, field type and value. At most 100 a page.',
     authScopes: { covers: 'suggestions' },
-    args: { query: t.arg.string({ required: true }) },
+    args: {
+      query: t.arg.string({
+        required: true,
+        description: 'A name or phrase, matched as a case-insensitive substring of the label.',
+      }),
+    },
     resolve: async (_root, args, context) => {
       checkOffsetArguments(args);
       const { db, config } = context;
