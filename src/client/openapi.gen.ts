@@ -1596,16 +1596,7 @@ export interface components {
                  */
                 end_date: string | null;
             }[];
-            tickers: {
-                value: string;
-                exchange: {
-                    name: string;
-                    code: string;
-                };
-                currency: string;
-                status: string;
-                is_primary_listing: boolean;
-            }[];
+            tickers: components["schemas"]["Ticker"][];
             domains: {
                 domain: string;
                 confidence_score: number;
@@ -1638,6 +1629,17 @@ export interface components {
             status: "active" | "merged" | "dormant" | "dissolved" | "unknown";
             verified: boolean;
             confidence: number;
+        };
+        Ticker: {
+            /** @description The ticker symbol. */
+            value: string;
+            exchange: {
+                name: string;
+                code: string;
+            };
+            currency: string;
+            status: string;
+            is_primary_listing: boolean;
         };
         OrganisationAddress: {
             city: string | null;
@@ -1991,38 +1993,10 @@ export interface components {
         /** @description An organisation named by an event. */
         MoveOrganisation: components["schemas"]["EventOrganisationRef"] & ({
             /** @description The organisation's tickers, the primary listing first. */
-            listings: {
-                /** @description The ticker symbol. */
-                value: string;
-                exchange: {
-                    name: string;
-                    code: string;
-                };
-                currency: string;
-                status: string;
-                is_primary_listing: boolean;
-            }[];
+            listings: components["schemas"]["Ticker"][];
             addresses: {
-                company: {
-                    city: string | null;
-                    state: string | null;
-                    /**
-                     * @description ISO 3166-1 alpha-2 code.
-                     * @example GB
-                     */
-                    country: string | null;
-                    zip_postal_code: string | null;
-                } | null;
-                mailing: {
-                    city: string | null;
-                    state: string | null;
-                    /**
-                     * @description ISO 3166-1 alpha-2 code.
-                     * @example GB
-                     */
-                    country: string | null;
-                    zip_postal_code: string | null;
-                } | null;
+                company: components["schemas"]["OrganisationAddress"];
+                mailing: components["schemas"]["OrganisationAddress"];
             };
         } | null);
         /** @description An organisation named by an event. */

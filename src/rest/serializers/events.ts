@@ -1,9 +1,14 @@
 import { z } from '@hono/zod-openapi';
 import { eventTypes } from '../../db/schema/events.ts';
-import type { OrganisationAddress } from '../../db/schema/organisations.ts';
 import type { DescribedEvent } from '../../domain/events/describe-events.ts';
 import { annotationSchema, serializeAnnotation } from './annotations.ts';
-import { serializeClientSummary } from './organisations.ts';
+import {
+  addressSchema,
+  serializeAddress,
+  serializeClientSummary,
+  serializeTicker,
+  tickerSchema,
+} from './organisations.ts';
 
 const datetimeSchema = z.string().openapi({ format: 'date-time', example: '2024-05-01T09:30:00.000Z' });
 const dateSchema = z.string().openapi({ format: 'date', example: '2024-05-01' });
@@ -12,25 +17,10 @@ const organisationRefSchema = z
   .object({ reference: z.uuid(), name: z.string() })
   .openapi('EventOrganisationRef', { description: 'An organisation named by an event.' });
 
-const addressSchema = z.object({
-  city: z.string().nullable(),
-  state: z.string().nullable(),
-  country: z.string().nullable().openapi({ description: 'ISO 3166-1 alpha-2 code.', example: 'GB' }),
-  zip_postal_code: z.string().nullable(),
-});
-
-const listingSchema = z.object({
-  value: z.string().openapi({ description: 'The ticker symbol.' }),
-  exchange: z.object({ name: z.string(), code: z.string() }),
-  currency: z.string(),
-  status: z.string(),
-  is_primary_listing: z.boolean(),
-});
-
 const moveOrganisationSchema = organisationRefSchema
   .extend({
     listings: z
-      .array(listingSchema)
+      .array(tickerSchema)
       .openapi({ description: "The organisation's tickers, the primary listing first." }),
     addresses: z.object({ company: addressSchema.nullable(), mailing: addressSchema.nullable() }),
   })
@@ -166,16 +156,6 @@ export const eventSchema = z
 
 export type EventWire = z.infer<typeof eventSchema>;
 
-function serializeAddress(address: OrganisationAddress | null): z.infer<typeof addressSchema> | null {
-  if (!address) return null;
-  return {
-    city: address.city,
-    state: address.state,
-    country: address.country,
-    zip_postal_code: address.zipPostalCode,
-  };
-}
-
 const refOf = (organisation: { reference: string; name: string } | null) =>
   organisation ? { reference: organisation.reference, name: organisation.name } : null;
 
@@ -201,13 +181,7 @@ function serializeData(described: DescribedEvent): EventWire['data'] {
           ? {
               reference: organisation.reference,
               name: organisation.name,
-              listings: described.listings.map((ticker) => ({
-                value: ticker.value,
-                exchange: { name: ticker.exchangeName, code: ticker.exchangeCode },
-                currency: ticker.currency,
-                status: ticker.status,
-                is_primary_listing: ticker.isPrimaryListing,
-              })),
+              listings: described.listings.map(serializeTicker),
               addresses: {
                 company: serializeAddress(described.addresses.company),
                 mailing: serializeAddress(described.addresses.mailing),

@@ -3,6 +3,7 @@ import {
   type ClientSummary,
   type Organisation,
   type OrganisationAddress,
+  type OrganisationTicker,
   organisationStatuses,
   summaryTypes,
 } from '../../db/schema/organisations.ts';
@@ -46,7 +47,27 @@ export function serializeOrganisationListRow(
   };
 }
 
-const addressSchema = z
+export const tickerSchema = z
+  .object({
+    value: z.string().openapi({ description: 'The ticker symbol.' }),
+    exchange: z.object({ name: z.string(), code: z.string() }),
+    currency: z.string(),
+    status: z.string(),
+    is_primary_listing: z.boolean(),
+  })
+  .openapi('Ticker');
+
+export function serializeTicker(ticker: OrganisationTicker): z.infer<typeof tickerSchema> {
+  return {
+    value: ticker.value,
+    exchange: { name: ticker.exchangeName, code: ticker.exchangeCode },
+    currency: ticker.currency,
+    status: ticker.status,
+    is_primary_listing: ticker.isPrimaryListing,
+  };
+}
+
+export const addressSchema = z
   .object({
     city: z.string().nullable(),
     state: z.string().nullable(),
@@ -86,15 +107,7 @@ export const organisationRecordSchema = z
       .openapi({
         description: 'Other names; current ones (no end date) first, then the latest ended first.',
       }),
-    tickers: z.array(
-      z.object({
-        value: z.string(),
-        exchange: z.object({ name: z.string(), code: z.string() }),
-        currency: z.string(),
-        status: z.string(),
-        is_primary_listing: z.boolean(),
-      }),
-    ),
+    tickers: z.array(tickerSchema),
     domains: z.array(z.object({ domain: z.string(), confidence_score: z.number(), is_valid: z.boolean() })),
     phones: z.array(z.object({ number: z.string(), type: z.string(), is_valid: z.boolean() })),
     industries: z
@@ -125,7 +138,7 @@ export const organisationRecordSchema = z
   })
   .openapi('Organisation');
 
-function serializeAddress(address: OrganisationAddress | null): z.infer<typeof addressSchema> | null {
+export function serializeAddress(address: OrganisationAddress | null): z.infer<typeof addressSchema> | null {
   if (!address) return null;
   return {
     city: address.city,
@@ -165,13 +178,7 @@ export function serializeOrganisationRecord(
       start_date: alias.startDate,
       end_date: alias.endDate,
     })),
-    tickers: record.tickers.map((ticker) => ({
-      value: ticker.value,
-      exchange: { name: ticker.exchangeName, code: ticker.exchangeCode },
-      currency: ticker.currency,
-      status: ticker.status,
-      is_primary_listing: ticker.isPrimaryListing,
-    })),
+    tickers: record.tickers.map(serializeTicker),
     domains: record.domains.map((domain) => ({
       domain: domain.domain,
       confidence_score: domain.confidenceScore,
