@@ -4,6 +4,7 @@ import { createToken, listTokens, revokeToken } from '../auth/tokens.ts';
 import { loadConfig } from '../config.ts';
 import { type DatabaseHandle, openDatabase } from '../db/database.ts';
 import { migrateDatabase } from '../db/migrate.ts';
+import { isDatabaseUnavailable } from '../domain/errors.ts';
 import { startServer } from '../server/listen.ts';
 import { logger } from '../server/observability/logger.ts';
 
@@ -57,6 +58,19 @@ async function serve(options: { seedIfEmpty: boolean }): Promise<void> {
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
+  // The PostgreSQL driver leaves unhandled the failure of the array-type lookup it sends by itself on each new
+  // connection; a connection lost at that instant must not stop the server. Any other unhandled rejection does.
+  process.on('unhandledRejection', (reason) => {
+    if (isDatabaseUnavailable(reason)) {
+      logger().warn(
+        { err: reason },
+        'a database connection was lost during a query the driver sent by itself',
+      );
+      return;
+    }
+    logger().fatal({ err: reason }, 'unhandled rejection');
+    process.exit(1);
+  });
 }
 
 program

@@ -1,15 +1,14 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdir } from 'node:fs/promises';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { PGlite } from '@electric-sql/pglite';
 import type { SQL } from 'drizzle-orm';
 import type { Logger } from 'drizzle-orm/logger';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
-import postgres from 'postgres';
-import lockfile from 'proper-lockfile';
+import type postgres from 'postgres';
 import type { Config } from '../config.ts';
+import { createGuardedPool } from './pool-guard.ts';
+import { lockEmbeddedStore } from './store-lock.ts';
 
 /** The Drizzle database both drivers present; domain functions take it (or a transaction) first. */
 export type Database = PgDatabase<PgQueryResultHKT>;
@@ -61,16 +60,30 @@ export function openReadReplica(config: Config): DatabaseHandle | null {
 }
 
 function openPostgres(config: Config, url: string): DatabaseHandle {
-  const client = postgres(url, {
-    max: config.poolMax,
-    onnotice: () => {},
-    connect_timeout: Math.max(1, Math.ceil(config.poolWaitMs / 1000)),
-    connection: {
-      application_name: 'orgraph',
-      statement_timeout: config.statementTimeoutMs,
-      TimeZone: 'UTC',
+  // The pool is guarded (pool-guard.ts): the wait for a connection is bounded by DATABASE_POOL_WAIT_MS, a
+  // connection failure or an unreachable server gets a fresh pool, and reconnecting waits at most a second.
+  const { client } = createGuardedPool(
+    url,
+    {
+      onnotice: () => {},
+      connect_timeout: Math.max(1, Math.ceil(config.poolWaitMs / 1000)),
+      connection: {
+        application_name: 'orgraph',
+        statement_timeout: config.statementTimeoutMs,
+        TimeZone: 'UTC',
+        // Many small concurrent queries: extra workers per query cost more CPU than they save in time, and a
+        // count that runs into its time limit would burn the limit three times over.
+        max_parallel_workers_per_gather: 0,
+      },
     },
-  });
+    {
+      poolMax: config.poolMax,
+      waitMs: config.poolWaitMs,
+      silentMs: Math.min(config.statementTimeoutMs, 2000),
+      probeMs: 1000,
+      retireGraceMs: config.statementTimeoutMs + 1000,
+    },
+  );
   const db = drizzlePostgres({ client, casing: 'snake_case', logger: statementLogger });
   return {
     db: db as unknown as Database,
@@ -81,13 +94,15 @@ function openPostgres(config: Config, url: string): DatabaseHandle {
 
 async function openEmbedded(dataDir: string): Promise<DatabaseHandle> {
   await mkdir(dataDir, { recursive: true });
-  let release: () => Promise<void>;
-  try {
-    release = await lockfile.lock(dataDir, { stale: 10_000, update: 2_000, realpath: false });
-  } catch (error) {
-    if ((error as { code?: string }).code === 'ELOCKED') throw new EmbeddedStoreLockedError(dataDir);
-    throw error;
-  }
+  // One process at a time; a lock left by a killed process is taken over at once (store-lock.ts).
+  const release = await lockEmbeddedStore(dataDir);
+  if (!release) throw new EmbeddedStoreLockedError(dataDir);
+  // Loaded here rather than at the top: its WebAssembly build costs a PostgreSQL deployment 35 MB of memory.
+  const [{ PGlite }, { pg_trgm }, { drizzle: drizzlePglite }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
+    import('drizzle-orm/pglite'),
+  ]);
   const client = await PGlite.create(dataDir, { extensions: { pg_trgm } });
   await client.exec(`SET TimeZone = 'UTC'`);
   const db = drizzlePglite({ client, casing: 'snake_case', logger: statementLogger });

@@ -35,6 +35,7 @@ const unavailableCodes = new Set([
   'CONNECTION_CLOSED',
   'CONNECTION_ENDED',
   'CONNECTION_DESTROYED',
+  'POOL_WAIT_TIMEOUT', // no pooled connection came free in time (src/db/pool-guard.ts)
   '57014', // statement timeout or cancel
   '57P01', // admin shutdown
   '57P02',

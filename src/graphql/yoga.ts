@@ -1,6 +1,5 @@
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { GraphQLError } from 'graphql';
-import { createYoga } from 'graphql-yoga';
+import { createYoga, type GraphiQLOptions } from 'graphql-yoga';
 import { DomainError, isDatabaseUnavailable } from '../domain/errors.ts';
 import type { RequestContext } from '../server/context.ts';
 import { graphiqlExampleQuery, graphiqlHeaders } from '../server/docs-page.ts';
@@ -8,18 +7,29 @@ import type { Quotas } from '../server/limits/quotas.ts';
 import { useOperationMetrics } from '../server/observability/graphql-metrics.ts';
 import { logger } from '../server/observability/logger.ts';
 import { useCostLimit } from './plugins/use-cost-limit.ts';
+import { useExecutionGate } from './plugins/use-execution-gate.ts';
 import { useExplainedRefusals } from './plugins/use-explained-refusals.ts';
 import { useQueryLimits } from './plugins/use-query-limits.ts';
 import { schema } from './schema.ts';
 
 export const graphqlPath = '/graphql';
 
+/** GraphiQL's bundle holds about 75 MB once loaded; only a browser opening the page needs it, so it loads then. */
+async function renderGraphiQL(options: GraphiQLOptions): Promise<string> {
+  return (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options);
+}
+
 /** Expected errors (the domain's, and GraphQL's own about the request) keep their message; the rest is masked. */
 function maskError(error: unknown, message: string): GraphQLError {
   const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
   if (original instanceof DomainError) {
-    const located = error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {};
-    return new GraphQLError(original.message, { ...located, extensions: { code: original.code } });
+    // The located error, coded in place: it keeps its path and locations, and returning the error Yoga passed in
+    // tells Yoga it is expected, so that a client's mistake is not logged as a server error with its stack.
+    if (error instanceof GraphQLError) {
+      (error.extensions as Record<string, unknown>).code = original.code;
+      return error;
+    }
+    return new GraphQLError(original.message, { extensions: { code: original.code } });
   }
   if (isDatabaseUnavailable(original)) {
     return new GraphQLError('The database is unavailable right now; try again shortly.', {
@@ -37,8 +47,17 @@ function maskError(error: unknown, message: string): GraphQLError {
 export function createGraphqlServer(quotas: Quotas) {
   return createYoga<RequestContext>({
     schema,
-    plugins: [useOperationMetrics(), useQueryLimits(), useCostLimit(quotas), useExplainedRefusals()],
+    plugins: [
+      useOperationMetrics(),
+      useQueryLimits(),
+      useCostLimit(quotas),
+      useExplainedRefusals(),
+      useExecutionGate(),
+    ],
     graphqlEndpoint: graphqlPath,
+    // The app bounds the body before Yoga sees it (limitBodySize); Yoga's own check would pipe every body
+    // through one more stream.
+    maxRequestBodySize: false,
     landingPage: false,
     maskedErrors: { maskError },
     renderGraphiQL,

@@ -1,3 +1,4 @@
+import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { loadPlans } from '../auth/plans.ts';
@@ -6,6 +7,7 @@ import { openDatabase, openReadReplica } from '../db/database.ts';
 import { migrateDatabase } from '../db/migrate.ts';
 import { refreshOrganisationActivity } from '../domain/activity.ts';
 import { createApp } from './app.ts';
+import { trackConnections } from './graceful-close.ts';
 import { createQuotas } from './limits/quotas.ts';
 import { createLogger, logger, useLogger } from './observability/logger.ts';
 import { instrumentDatabase } from './observability/metrics.ts';
@@ -44,6 +46,7 @@ export async function startServer(
 
   const app = createApp(services);
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host });
+  const connections = trackConnections(server as HttpServer);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
@@ -66,10 +69,8 @@ export async function startServer(
     stopping ??= (async () => {
       services.readiness.accepting = false;
       if (refresher) clearInterval(refresher);
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        if ('closeIdleConnections' in server) server.closeIdleConnections();
-      });
+      // Refuses new connections, finishes every accepted request, then closes idle keep-alive connections.
+      await connections.close({ idleGraceMs: 1_000 });
       await quotas.close();
       await readReplica?.close();
       await handle.close();

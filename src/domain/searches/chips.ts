@@ -75,6 +75,12 @@ export function parseChips(input: unknown): ParsedChips {
     const expectCondition = position % 2 === 0;
     const chip = expectCondition ? parseConditionChip(raw) : parseJoinChip(raw);
     if (typeof chip === 'string') return { valid: false, reason: `chip ${position + 1}: ${chip}` };
+    if (!isStorable(chip)) {
+      return {
+        valid: false,
+        reason: `chip ${position + 1}: text the database cannot store (NUL or a lone surrogate)`,
+      };
+    }
     chips.push(chip);
     if (!isJoinChip(chip) && !isSupportedFieldType(chip.fieldType) && !ignored.includes(chip.fieldType)) {
       ignored.push(chip.fieldType);
@@ -82,6 +88,13 @@ export function parseChips(input: unknown): ParsedChips {
   }
   if (isJoinChip(chips[chips.length - 1]!)) return { valid: false, reason: 'the query ends on a join chip' };
   return { valid: true, chips, ignoredFieldTypes: ignored };
+}
+
+/** PostgreSQL text and jsonb hold neither NUL nor unpaired UTF-16 surrogates (which JSON can spell as escapes). */
+const unstorable = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+function isStorable(chip: Chip): boolean {
+  return Object.values(chip).every((text) => typeof text !== 'string' || !unstorable.test(text));
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

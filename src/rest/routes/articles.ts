@@ -16,12 +16,10 @@ const getArticleRoute = createRoute({
   security: [{ bearerAuth: [] }],
   request: {
     params: z.object({
-      articleReference: z
-        .uuid({ error: 'must be a UUID' })
-        .openapi({
-          param: { name: 'articleReference', in: 'path' },
-          description: "The article's reference.",
-        }),
+      articleReference: z.uuid({ error: 'must be a UUID' }).openapi({
+        param: { name: 'articleReference', in: 'path' },
+        description: "The article's reference.",
+      }),
     }),
   },
   responses: {

@@ -1,0 +1,164 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { Agent } from 'node:http';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import { openDatabase } from '../../src/db/database.ts';
+import { runLoad } from './support/http-load.ts';
+import { createScratchDatabase, type ScratchDatabase } from './support/scratch-postgres.ts';
+import {
+  prepareDatabase,
+  type ServerProcess,
+  startServerProcess,
+  stopProcess,
+} from './support/server-process.ts';
+
+/** SIGTERM must end the process within this; the CLI's own deadline (exit 1) is 25 s. */
+const exitBoundMs = 10_000;
+
+/**
+ * The store of the leg: a database of its own on PostgreSQL when DATABASE_URL is set, else an embedded store in
+ * a temporary directory (closing it releases its lock, which the test checks by opening it afterwards).
+ */
+const onPostgres = Boolean(process.env.DATABASE_URL);
+let database: ScratchDatabase | undefined;
+let dataDir: string | undefined;
+let env: NodeJS.ProcessEnv;
+let token: string;
+const figures: string[] = [];
+
+beforeAll(async () => {
+  if (onPostgres) {
+    database = await createScratchDatabase('shutdown', { seedScale: 0.1 });
+    env = { DATABASE_URL: database.url, DATA_DIR: '' };
+  } else {
+    dataDir = join(await mkdtemp(join(tmpdir(), 'orgraph-shutdown-')), 'data');
+    env = { DATABASE_URL: '', DATA_DIR: dataDir };
+  }
+  token = await prepareDatabase(env, { seedScale: onPostgres ? undefined : 0.1 });
+}, 120_000);
+afterAll(async () => {
+  console.log(`shutdown (${onPostgres ? 'PostgreSQL' : 'embedded store'}):\n  ${figures.join('\n  ')}`);
+  await database?.drop();
+  if (dataDir) await rm(dirname(dataDir), { recursive: true, force: true });
+});
+
+const paths = [
+  '/v1/organisations?show_empty=true&limit=100',
+  '/v1/profiles?limit=50',
+  '/v1/events?limit=100',
+  '/v1/search/suggestions?query=capital',
+  '/graphql?query=%7Borganisations(first%3A50)%7Bedges%7Bnode%7Bname%20people%7BcurrentExecutives%7Bname%7D%7D%7D%7D%7D%7D',
+];
+
+/**
+ * The server let go of its store: on PostgreSQL its connections are gone (a backend ends a moment after its client
+ * says goodbye); the embedded store opens again at once, which it would not while still locked.
+ */
+async function expectStoreReleased(): Promise<void> {
+  if (!database) {
+    const handle = await openDatabase(loadConfig({ ...process.env, ...env }));
+    await handle.close();
+    return;
+  }
+  const sql = postgres(database.url, { max: 1, onnotice: () => {} });
+  try {
+    let connections = -1;
+    for (let attempt = 0; attempt < 40 && connections !== 0; attempt += 1) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+      const [row] = await sql<{ connections: number }[]>`
+        select count(*)::int as connections from pg_stat_activity
+        where datname = current_database() and application_name = 'orgraph'`;
+      connections = row!.connections;
+    }
+    expect(connections).toBe(0);
+  } finally {
+    await sql.end();
+  }
+}
+
+/**
+ * A connection opened (and accepted) before the signal, whose request is sent after it: the request is still
+ * answered, and says what readiness is during shutdown.
+ */
+async function requestOnOpenConnection(url: string, send: () => void, path: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  await new Promise((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  let received = '';
+  socket.on('data', (chunk) => {
+    received += chunk.toString('latin1');
+  });
+  const closed = new Promise((resolve) => socket.once('close', resolve));
+  // Let the server accept it before the signal.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  send();
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nAccept: application/json\r\n\r\n`);
+  await closed;
+  return received;
+}
+
+describe.each([
+  { clients: 'one connection per request', keepAlive: false },
+  { clients: 'keep-alive connections', keepAlive: true },
+])('SIGTERM under load, $clients', ({ clients, keepAlive }) => {
+  let server: ServerProcess;
+
+  it('finishes every request in flight in full, refuses later ones at connect, releases the store and exits 0', async () => {
+    server = await startServerProcess(env);
+    const agent = new Agent({ keepAlive, maxSockets: 64 });
+    const headers = { Authorization: `Bearer ${token}`, Accept: 'application/json' };
+    const load = runLoad(server.url, paths, headers, { clients: 16, agent });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+
+    const signalledAt = performance.now();
+    const stopped = await stopProcess(server.child, 'SIGTERM');
+    await load.stop();
+    agent.destroy();
+
+    expect(stopped.code).toBe(0);
+    expect(stopped.ms).toBeLessThan(exitBoundMs);
+    expect(server.log()).toContain('SIGTERM received');
+    expect(server.log()).not.toMatch(/shutdown failed|unexpected error/);
+
+    const outcomes = load.outcomes;
+    // In flight at the signal: connected (or sent on a kept-alive connection) before it, answered after it.
+    const inFlight = outcomes.filter(
+      (o) => (o.connectedAt ?? Number.POSITIVE_INFINITY) < signalledAt && o.endedAt > signalledAt,
+    );
+    for (const outcome of inFlight)
+      expect(
+        outcome,
+        JSON.stringify({ ...outcome, signalledAt, exitedAfterMs: stopped.ms, log: server.log().slice(-400) }),
+      ).toMatchObject({ kind: 'complete', status: 200 });
+    expect(inFlight.length).toBeGreaterThan(0);
+    for (const outcome of outcomes) if (outcome.kind === 'complete') expect(outcome.status).toBe(200);
+    // Nothing is ever cut short, and nothing that connected before the signal is reset.
+    expect(outcomes.filter((o) => o.kind === 'truncated')).toEqual([]);
+    const resets = outcomes.filter((o) => o.kind === 'reset');
+    for (const reset of resets) expect(reset.connectedAt ?? signalledAt).toBeGreaterThanOrEqual(signalledAt);
+    const refused = outcomes.filter((o) => o.kind === 'refused');
+    expect(refused.length).toBeGreaterThan(0);
+    await expectStoreReleased();
+    figures.push(
+      `${clients}: ${outcomes.length} requests, ${inFlight.length} in flight at SIGTERM all complete, ` +
+        `${refused.length} refused at connect afterwards, ${resets.length} reset after connecting past the signal, 0 truncated; exit 0 after ${stopped.ms.toFixed(0)} ms`,
+    );
+  }, 60_000);
+});
+
+describe('readiness during shutdown', () => {
+  it('answers 503 from /readyz after SIGTERM, on a connection accepted before it, and closes it', async () => {
+    const server = await startServerProcess(env);
+    const exited = new Promise<number | null>((resolve) => server.child.once('exit', resolve));
+    const received = await requestOnOpenConnection(server.url, () => server.child.kill('SIGTERM'), '/readyz');
+    expect(await exited).toBe(0);
+    expect(received).toMatch(/^HTTP\/1\.1 503 /);
+    expect(received.toLowerCase()).toContain('connection: close');
+    expect(received.slice(received.indexOf('\r\n\r\n') + 4)).toBe('{"status":"unavailable"}');
+  }, 60_000);
+});
