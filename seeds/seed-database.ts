@@ -195,6 +195,11 @@ export async function seedDatabase(handle: DatabaseHandle, options: SeedOptions)
       sql.raw(`analyze ${[...seededTables.map((t) => getTableName(t)), 'organisation_activity'].join(', ')}`),
     );
   });
+  // Outside any transaction (VACUUM refuses one): marks the pages of the tables the lists filter on as
+  // all-visible, so that their covering indexes are read alone rather than row by row.
+  await handle.db.execute(
+    sql`vacuum (analyze) organisations, organisation_industries, organisation_addresses, organisation_activity`,
+  );
   report({ table: 'activity', done: 1, total: 1 });
 
   return { rows, seconds: (performance.now() - started) / 1000 };

@@ -1,5 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { type Database, queryRows } from '../db/database.ts';
+import { invalidParameter } from './errors.ts';
 
 /**
  * Which slice of an ordered list to read. REST pages use `offset`; graph connections use keyset
@@ -28,9 +30,41 @@ export interface CountOptions {
 /**
  * Counts the rows of `countQuery` (a `select count(*) ...`) under a time limit; past it, falls back to
  * the planner's table-wide estimate, as the interface allows. The embedded database has no statement
- * timeout, so there it always counts exactly.
+ * timeout, so there it always counts exactly. The same count is reused for {@link countReuseMs}.
  */
-export async function countWithinLimit(db: Database, countQuery: SQL, options: CountOptions): Promise<Total> {
+export function countWithinLimit(db: Database, countQuery: SQL, options: CountOptions): Promise<Total> {
+  const { sql: text, params } = keyDialect.sqlToQuery(countQuery);
+  const key = JSON.stringify([options.table, options.timeoutMs, text, params]);
+  let counts = recentCounts.get(db);
+  if (!counts) {
+    counts = new Map();
+    recentCounts.set(db, counts);
+  }
+  const now = Date.now();
+  const recent = counts.get(key);
+  if (recent && recent.expires > now) return recent.total;
+  const total = countNow(db, countQuery, options);
+  counts.set(key, { total, expires: now + countReuseMs });
+  if (counts.size > maxRecentCounts) counts.delete(counts.keys().next().value!);
+  // A failed count is not remembered: the next request tries again.
+  total.catch(() => {
+    if (counts.get(key)?.total === total) counts.delete(key);
+  });
+  return total;
+}
+
+/**
+ * How long a count answers for the same query and parameters. The data is read-mostly (the activity index
+ * behind the default organisation list is itself refreshed every few minutes), while a broad count costs
+ * the whole time limit of database CPU; concurrent identical counts share one query too.
+ */
+export const countReuseMs = 30_000;
+const maxRecentCounts = 2_000;
+const recentCounts = new WeakMap<Database, Map<string, { total: Promise<Total>; expires: number }>>();
+/** Renders a count query to text for the key only; the query itself runs on the caller's database. */
+const keyDialect = new PgDialect({ casing: 'snake_case' });
+
+async function countNow(db: Database, countQuery: SQL, options: CountOptions): Promise<Total> {
   try {
     const rows = await db.transaction(async (tx) => {
       await tx.execute(
@@ -58,7 +92,18 @@ export async function estimateRows(db: Database, table: string): Promise<number>
   return rows[0]?.estimate ?? 0;
 }
 
-/** Escapes `%`, `_` and `\` so a user's text matches literally inside a LIKE pattern. */
+/** Longer substring filters name nothing real, and each character makes matching every row dearer. */
+export const maxSubstringLength = 200;
+
+/**
+ * Escapes `%`, `_` and `\` so a user's text matches literally inside a LIKE pattern. Refuses, as an invalid
+ * parameter, text longer than {@link maxSubstringLength} (a 12,000-character filter takes seconds to match) and
+ * text with NUL, which PostgreSQL text cannot hold.
+ */
 export function likeSubstring(text: string): string {
+  if (text.length > maxSubstringLength) {
+    throw invalidParameter(`A text filter can be at most ${maxSubstringLength} characters long.`);
+  }
+  if (text.includes('\0')) throw invalidParameter('A text filter cannot contain the NUL character (U+0000).');
   return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }

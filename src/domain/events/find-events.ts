@@ -51,6 +51,16 @@ const publishKey = sql<string>`to_char(${eventsTable.publishDate} at time zone '
  */
 export async function prepareEventFilter(db: Database, filter: EventFilter): Promise<PreparedEventFilter> {
   const { publishedAfter, publishedBefore } = filter;
+  for (const [name, instant] of [
+    ['published after', publishedAfter],
+    ['published before', publishedBefore],
+  ] as const) {
+    // JavaScript dates reach years the database cannot store (0, or beyond 9999 as written in ISO 8601).
+    const year = instant?.getUTCFullYear();
+    if (year !== undefined && (Number.isNaN(year) || year < 1 || year > 9999)) {
+      throw invalidParameter(`The ${name} instant must fall within the years 0001 to 9999.`);
+    }
+  }
   if (publishedAfter && publishedBefore && publishedAfter.getTime() > publishedBefore.getTime()) {
     throw invalidParameter(
       `The publication window is empty: published after (${publishedAfter.toISOString()}) is later than published before (${publishedBefore.toISOString()}).`,

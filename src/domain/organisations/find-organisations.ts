@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.ts';
 import {
   type Organisation,
@@ -162,13 +162,35 @@ export async function findOrganisations(
     );
   }
   const order = window.inverted ? [desc(o.name), desc(o.reference)] : [asc(o.name), asc(o.reference)];
-  const query = db
-    .select()
+  // `name || ''` sorts exactly as `name` but hides the name index from the planner (see isNarrow).
+  const sortName = isNarrow(filter) ? sql`(${o.name} || '')` : sql`${o.name}`;
+  const keyOrder = window.inverted
+    ? [sql`${sortName} desc`, desc(o.reference)]
+    : [sortName, asc(o.reference)];
+  // The page's references first, then their rows: a deep page skips index entries, not whole rows.
+  const page = db
+    .select({ reference: o.reference })
     .from(o)
     .where(and(...conditions))
-    .orderBy(...order)
+    .orderBy(...keyOrder)
     .limit(window.limit);
-  return window.offset ? query.offset(window.offset) : query;
+  return db
+    .select()
+    .from(o)
+    .where(inArray(o.reference, window.offset ? page.offset(window.offset) : page))
+    .orderBy(...order);
+}
+
+/**
+ * Whether the filter leaves few organisations: then reading every match and sorting them is cheap, while
+ * walking the name index until a page of matches turns up can read most of the table. The planner picks
+ * the walk when it overrates how many rows match (a substring of three or more characters, which the
+ * trigram index serves, or two of country, industry and score): it walked 18,000 rows for a 192-row match.
+ */
+function isNarrow(filter: OrganisationFilter): boolean {
+  if (filter.name !== undefined && filter.name.length >= 3) return true;
+  const childFilters = [filter.country, filter.industry, filter.score].filter((value) => value !== undefined);
+  return childFilters.length >= 2;
 }
 
 /** How many organisations match, exactly within the time limit, else the table-wide estimate. */

@@ -57,7 +57,7 @@ export async function findProfiles(
 }
 
 /** How many profiles match `filter`, exact unless counting runs past `timeoutMs`. */
-export function countProfiles(db: Database, filter: ProfileFilter, timeoutMs: number): Promise<Total> {
+export async function countProfiles(db: Database, filter: ProfileFilter, timeoutMs: number): Promise<Total> {
   const where = and(...filterConditions(filter));
   const query = sql`select count(*) as count from ${profilesTable}${where ? sql` where ${where}` : sql``}`;
   return countWithinLimit(db, query, { table: 'profiles', timeoutMs });

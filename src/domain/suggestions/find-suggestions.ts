@@ -119,7 +119,7 @@ export async function findSuggestions(
 }
 
 /** How many suggestions match over every field type, under the count time limit. */
-export function countSuggestions(db: Database, text: string, timeoutMs: number): Promise<Total> {
+export async function countSuggestions(db: Database, text: string, timeoutMs: number): Promise<Total> {
   const query = normaliseSuggestionQuery(text);
   return countWithinLimit(db, sql`${matchesQuery(query)} select count(*) as count from matches`, {
     table: 'organisations',

@@ -1,0 +1,254 @@
+import type { DatasetInfo } from './dataset.ts';
+import type { LoadResult } from './http-load.ts';
+import type { MachineDescription } from './machine.ts';
+import { type LatencyClass, latencyTargetsMs } from './scenarios.ts';
+import type { StatementReport } from './statements.ts';
+
+export interface ConcurrencyResult {
+  concurrency: number;
+  http: LoadResult;
+  direct: LoadResult | null;
+  /** orgraph requests/s ÷ direct reads/s. */
+  ratio: number | null;
+  /** The server's resident set at the end of this measurement, and its peak since it started (MiB). */
+  serverRssMb: number;
+  serverPeakRssMb: number;
+}
+
+export interface ScenarioResult {
+  name: string;
+  transport: 'rest' | 'graphql';
+  description: string;
+  latencyClass: LatencyClass;
+  growthChecked: boolean;
+  statements: StatementReport | null;
+  runs: ConcurrencyResult[];
+}
+
+export interface ScaleResult {
+  startedAt: string;
+  finishedAt: string;
+  scale: number;
+  dataset: DatasetInfo;
+  machine: MachineDescription;
+  settings: { durationSeconds: number; warmupSeconds: number; concurrency: number[]; serverPoolMax: number };
+  serverPeakRssMb: number;
+  loadAverageAtEnd: number[];
+  scenarios: ScenarioResult[];
+}
+
+const fixed = (value: number, digits = 1) => value.toFixed(digits);
+
+function range(value: { min: number; max: number } | undefined): string {
+  if (!value || !Number.isFinite(value.min)) return '-';
+  return value.min === value.max ? String(value.min) : `${value.min}-${value.max}`;
+}
+
+/** The failures and, when there are any, their statuses (e.g. `3 (503)`). */
+function errorsOf(load: LoadResult): string {
+  if (load.errors === 0) return '0';
+  const statuses = Object.keys(load.errorStatuses);
+  return statuses.length > 0 ? `${load.errors} (${statuses.join(', ')})` : String(load.errors);
+}
+
+/** A latency percentile, or `-` when no request succeeded (the summary is then all zeros). */
+function latency(load: LoadResult, percentile: 'p50' | 'p90' | 'p99'): string {
+  return load.successes === 0 ? '-' : fixed(load.latencyMs[percentile]);
+}
+
+/** Node CPU + database CPU per request, in milliseconds. */
+function cpuOf(load: LoadResult): string {
+  const cpu = load.cpuMsPerRequest;
+  if (!cpu) return '-';
+  return `${cpu.process === null ? '-' : fixed(cpu.process, 2)}+${fixed(cpu.database, 2)}`;
+}
+
+const columns = [
+  'scenario',
+  'conc',
+  'req/s',
+  'p50 ms',
+  'p90 ms',
+  'p99 ms',
+  'errors',
+  'CPU ms/req',
+  'direct req/s',
+  'direct p99',
+  'direct CPU',
+  'ratio',
+  'SQL/req',
+  'RSS MB',
+] as const;
+
+function rowsOf(result: ScaleResult): string[][] {
+  return result.scenarios.flatMap((scenario) =>
+    scenario.runs.map((run) => [
+      scenario.name,
+      String(run.concurrency),
+      fixed(run.http.requestsPerSecond, 0),
+      latency(run.http, 'p50'),
+      latency(run.http, 'p90'),
+      latency(run.http, 'p99'),
+      errorsOf(run.http),
+      cpuOf(run.http),
+      run.direct ? fixed(run.direct.requestsPerSecond, 0) : '-',
+      run.direct ? latency(run.direct, 'p99') : '-',
+      run.direct ? cpuOf(run.direct) : '-',
+      run.ratio === null ? '-' : fixed(run.ratio, 2),
+      range(scenario.statements?.statements),
+      fixed(run.serverPeakRssMb, 0),
+    ]),
+  );
+}
+
+/** A fixed-width table for the terminal. */
+export function renderTable(result: ScaleResult): string {
+  const rows = [columns.map(String), ...rowsOf(result)];
+  const widths = columns.map((_, index) => Math.max(...rows.map((row) => row[index]!.length)));
+  return rows
+    .map((row) =>
+      row
+        .map((cell, index) => (index === 0 ? cell.padEnd(widths[index]!) : cell.padStart(widths[index]!)))
+        .join('  '),
+    )
+    .join('\n');
+}
+
+export function renderMarkdownTable(result: ScaleResult): string {
+  const header = `| ${columns.join(' | ')} |`;
+  const rule = `| ${columns.map((_, index) => (index === 0 ? '---' : '---:')).join(' | ')} |`;
+  return [header, rule, ...rowsOf(result).map((row) => `| ${row.join(' | ')} |`)].join('\n');
+}
+
+export interface TargetCheck {
+  target: string;
+  subject: string;
+  measured: string;
+  met: boolean;
+}
+
+const reference = { scale: 100, concurrency: 16 };
+
+function runAt(scenario: ScenarioResult, concurrency: number) {
+  return scenario.runs.find((run) => run.concurrency === concurrency);
+}
+
+/**
+ * Whether the largest response needed no more statements than some smaller one did. Counts vary for
+ * reasons other than rows (a count reused from a moment ago, a page without moves needing no person
+ * lookups); what must not happen is more rows costing more statements.
+ */
+function statementsBounded(report: StatementReport): boolean {
+  const samples = report.perRequest ?? [];
+  if (samples.length < 2) return true;
+  const largest = samples.reduce((best, sample) => (sample.bytes > best.bytes ? sample : best));
+  const others = samples.filter((sample) => sample !== largest);
+  return largest.statements <= Math.max(...others.map((sample) => sample.statements));
+}
+
+/** The issue's targets, checked against the scale-100 run at concurrency 16 (and scale 10 for growth). */
+export function checkTargets(results: readonly ScaleResult[]): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  const main = results.find((result) => result.scale === reference.scale);
+  if (!main) return checks;
+  const small = results.find((result) => result.scale === 10);
+
+  for (const scenario of main.scenarios) {
+    const run = runAt(scenario, reference.concurrency);
+    if (!run) continue;
+    if (run.ratio !== null) {
+      const floor = scenario.transport === 'rest' ? 0.5 : 0.4;
+      checks.push({
+        target: `throughput ≥ ${floor * 100}% of direct`,
+        subject: scenario.name,
+        measured: `${fixed(run.ratio * 100, 0)}%`,
+        met: run.ratio >= floor,
+      });
+    }
+    const limit = latencyTargetsMs[scenario.latencyClass];
+    checks.push({
+      target: `p99 < ${limit} ms (${scenario.latencyClass})`,
+      subject: scenario.name,
+      measured: run.http.successes === 0 ? 'no request succeeded' : `${fixed(run.http.latencyMs.p99)} ms`,
+      met: run.http.successes > 0 && run.http.latencyMs.p99 < limit,
+    });
+    if (scenario.statements) {
+      checks.push({
+        target: 'SQL statements per request do not grow with rows',
+        subject: scenario.name,
+        measured: `${range(scenario.statements.statements)} over responses of ${range(scenario.statements.responseBytes)} bytes`,
+        met: statementsBounded(scenario.statements),
+      });
+    }
+    if (small && scenario.growthChecked) {
+      const before = small.scenarios.find((candidate) => candidate.name === scenario.name);
+      const beforeRun = before && runAt(before, reference.concurrency);
+      if (beforeRun) {
+        const growth = run.http.latencyMs.p99 / Math.max(beforeRun.http.latencyMs.p99, 0.001);
+        checks.push({
+          target: 'p99 growth scale 10 → 100 ≤ 2×',
+          subject: scenario.name,
+          measured: `${fixed(beforeRun.http.latencyMs.p99)} → ${fixed(run.http.latencyMs.p99)} ms (${fixed(growth, 2)}×)`,
+          met: growth <= 2,
+        });
+      }
+    }
+  }
+  const peak = Math.max(...results.map((result) => result.serverPeakRssMb));
+  checks.push({
+    target: 'server peak RSS < 300 MB',
+    subject: 'whole run',
+    measured: `${fixed(peak, 0)} MiB`,
+    met: peak < 300,
+  });
+  if (main.dataset.seedSeconds !== null) {
+    checks.push({
+      target: 'seed --scale 100 < 5 min',
+      subject: main.dataset.databaseName,
+      measured: `${fixed(main.dataset.seedSeconds, 0)} s`,
+      met: main.dataset.seedSeconds < 300,
+    });
+  }
+  return checks;
+}
+
+function describeMachineLine(machine: MachineDescription): string {
+  return `${machine.cores} × ${machine.cpuModel}, ${machine.memoryGb} GB, Linux ${machine.kernel}, Node ${machine.node}, PostgreSQL ${machine.postgres} on the same machine`;
+}
+
+/** The markdown report of a run: the machine, one table per scale, and the targets. */
+export function renderMarkdown(results: readonly ScaleResult[]): string {
+  const first = results[0];
+  if (!first) return '';
+  const lines = [
+    `# orgraph benchmark, ${first.startedAt.slice(0, 10)}`,
+    '',
+    `Machine: ${describeMachineLine(first.machine)}. Load average at start: ${first.machine.loadAverageAtStart.join(', ')}.`,
+    `Each measurement: ${first.settings.warmupSeconds} s warm-up, then ${first.settings.durationSeconds} s; server pool ${first.settings.serverPoolMax} connections; the direct reads use a pool of the same size.`,
+    '',
+  ];
+  for (const result of results) {
+    lines.push(
+      `## Scale ${result.scale} (${result.dataset.organisations.toLocaleString('en-GB')} organisations)`,
+      '',
+      renderMarkdownTable(result),
+      '',
+      `Server peak RSS over the run: ${fixed(result.serverPeakRssMb, 0)} MiB. Load average at end: ${result.loadAverageAtEnd.join(', ')}.`,
+      '',
+    );
+  }
+  const checks = checkTargets(results);
+  if (checks.length > 0) {
+    lines.push(
+      `## Targets (scale ${reference.scale}, concurrency ${reference.concurrency})`,
+      '',
+      '| target | subject | measured | met |',
+      '| --- | --- | --- | --- |',
+      ...checks.map(
+        (check) => `| ${check.target} | ${check.subject} | ${check.measured} | ${check.met ? 'yes' : 'NO'} |`,
+      ),
+      '',
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}

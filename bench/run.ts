@@ -1,0 +1,216 @@
+import { execFile } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { loadConfig } from '../src/config.ts';
+import { createLogger, useLogger } from '../src/server/observability/logger.ts';
+import { startCpuMeter } from './cpu.ts';
+import { benchPlansFile, ensureDataset, repositoryRoot, runCli } from './dataset.ts';
+import { loadDirect } from './direct.ts';
+import { loadHttp } from './http-load.ts';
+import { describeMachine } from './machine.ts';
+import { type BenchOptions, parseOptions } from './options.ts';
+import {
+  type ConcurrencyResult,
+  renderMarkdown,
+  renderTable,
+  type ScaleResult,
+  type ScenarioResult,
+} from './report.ts';
+import { sampleDatabase } from './samples.ts';
+import { createScenarios, threeChipSearch } from './scenarios.ts';
+import { startServer } from './server.ts';
+import { measureStatements, openInProcessApp } from './statements.ts';
+
+/** Where the measurement's rotation starts: past the warm-up's, so it does not replay the same rows first. */
+const measuredFirstIndex = 50_000;
+
+const round = (value: number) => Math.round(value * 100) / 100;
+
+function perRequest(cpu: { processMs: number | null; databaseMs: number }, requests: number) {
+  const share = (ms: number) => round(ms / Math.max(requests, 1));
+  return { process: cpu.processMs === null ? null : share(cpu.processMs), database: share(cpu.databaseMs) };
+}
+
+function log(line: string) {
+  process.stdout.write(`${line}\n`);
+}
+
+async function runScale(scale: number, options: BenchOptions): Promise<ScaleResult> {
+  const startedAt = new Date().toISOString();
+  const dataset = await ensureDataset(options.databaseUrl, scale);
+  log(
+    `\n== scale ${scale}: ${dataset.databaseName}, ${dataset.organisations} organisations` +
+      (dataset.seedSeconds === null ? '' : ` (seeded in ${dataset.seedSeconds.toFixed(0)} s)`),
+  );
+  const machine = await describeMachine(dataset.databaseUrl);
+  const env = { DATABASE_URL: dataset.databaseUrl, PLANS_FILE: benchPlansFile };
+  const config = loadConfig({ ...process.env, ...env });
+  const context = { countTimeoutMs: config.countTimeoutMs };
+  const token = (await runCli(['token', 'create', '--plan', 'enterprise', '--label', 'bench'], env)).trim();
+  const samples = await sampleDatabase(dataset.databaseUrl);
+  const app = await openInProcessApp(dataset.databaseUrl, () => token);
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+
+  try {
+    const saved = await app.fetch({
+      method: 'POST',
+      path: '/v1/search/events',
+      body: JSON.stringify({ query: threeChipSearch(samples) }),
+    });
+    const savedBody = (await saved.json()) as { success?: { queryId?: string } };
+    const queryId = savedBody.success?.queryId;
+    if (!queryId) throw new Error(`saving the event search failed: ${JSON.stringify(savedBody)}`);
+
+    const scenarios = createScenarios({ samples, queryId }).filter(
+      (scenario) => options.only.length === 0 || options.only.includes(scenario.name),
+    );
+    if (scenarios.length === 0) throw new Error(`no scenario is named ${options.only.join(', ')}`);
+
+    // The instrumented pass runs before the server starts, so nothing else competes for the database.
+    const statementReports = new Map<string, Awaited<ReturnType<typeof measureStatements>>>();
+    for (const scenario of scenarios) {
+      const report = await measureStatements(app, scenario, context);
+      statementReports.set(scenario.name, report);
+      if (report.failures > 0)
+        log(`  ! ${scenario.name}: ${report.failures} failed requests: ${report.firstFailure}`);
+    }
+
+    server = await startServer(dataset.databaseUrl);
+    const running = server;
+    const results: ScenarioResult[] = [];
+    for (const scenario of scenarios) {
+      const runs: ConcurrencyResult[] = [];
+      for (const concurrency of options.concurrency) {
+        const http = { baseUrl: running.baseUrl, token, concurrency, request: scenario.request };
+        await loadHttp({ ...http, seconds: options.warmupSeconds });
+        const serverMeter = startCpuMeter(running.pid, dataset.databaseName);
+        const generatorBefore = process.cpuUsage();
+        const measured = await loadHttp({
+          ...http,
+          seconds: options.durationSeconds,
+          firstIndex: measuredFirstIndex,
+        });
+        measured.cpuMsPerRequest = perRequest(serverMeter.stop(), measured.requests);
+        // The load generator shares the machine's cores with the server and PostgreSQL; its cost is reported too.
+        const generator = process.cpuUsage(generatorBefore);
+        measured.loadGeneratorCpuMsPerRequest = round(
+          (generator.user + generator.system) / 1000 / Math.max(measured.requests, 1),
+        );
+        const serverRssMb = running.rssMb();
+        const serverPeakRssMb = running.peakRssMb();
+        let direct = null;
+        if (!options.skipDirect) {
+          const reads = { db: app.db, scenario, context, concurrency };
+          await loadDirect({ ...reads, seconds: options.warmupSeconds });
+          const directMeter = startCpuMeter(process.pid, dataset.databaseName);
+          direct = await loadDirect({
+            ...reads,
+            seconds: options.durationSeconds,
+            firstIndex: measuredFirstIndex,
+          });
+          direct.cpuMsPerRequest = perRequest(directMeter.stop(), direct.requests);
+        }
+        const ratio =
+          direct && direct.requestsPerSecond > 0
+            ? measured.requestsPerSecond / direct.requestsPerSecond
+            : null;
+        runs.push({
+          concurrency,
+          http: measured,
+          direct,
+          ratio: ratio === null ? null : round(ratio),
+          serverRssMb: round(serverRssMb),
+          serverPeakRssMb: round(serverPeakRssMb),
+        });
+        log(
+          `  ${scenario.name.padEnd(28)} c=${String(concurrency).padStart(2)}  ` +
+            `${measured.requestsPerSecond.toFixed(0).padStart(5)} req/s  p99 ${measured.latencyMs.p99.toFixed(1).padStart(6)} ms  ` +
+            `errors ${measured.errors}  cpu ${measured.cpuMsPerRequest?.process ?? '-'}+${measured.cpuMsPerRequest?.database} ms` +
+            (direct
+              ? `  | direct ${direct.requestsPerSecond.toFixed(0).padStart(5)}/s p99 ${direct.latencyMs.p99.toFixed(1)} ms  ratio ${ratio?.toFixed(2)}  cpu ${direct.cpuMsPerRequest?.process ?? '-'}+${direct.cpuMsPerRequest?.database} ms`
+              : '') +
+            `  | client ${measured.loadGeneratorCpuMsPerRequest} ms  | RSS ${serverRssMb.toFixed(0)} MiB`,
+        );
+      }
+      results.push({
+        name: scenario.name,
+        transport: scenario.transport,
+        description: scenario.description,
+        latencyClass: scenario.latencyClass,
+        growthChecked: scenario.growthChecked,
+        statements: statementReports.get(scenario.name) ?? null,
+        runs,
+      });
+    }
+    const serverPeakRssMb = round(running.peakRssMb());
+    return {
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      scale,
+      dataset,
+      machine,
+      settings: {
+        durationSeconds: options.durationSeconds,
+        warmupSeconds: options.warmupSeconds,
+        concurrency: options.concurrency,
+        serverPoolMax: config.poolMax,
+      },
+      serverPeakRssMb,
+      loadAverageAtEnd: loadavg().map(round),
+      scenarios: results,
+    };
+  } finally {
+    await server?.stop();
+    await app.close();
+    await runCli(['token', 'revoke', token], env).catch(() => {});
+  }
+}
+
+/** Formats written JSON the way the repository's formatter wants it, so `biome check` stays clean. */
+async function formatJson(files: string[]): Promise<void> {
+  await promisify(execFile)(
+    join(repositoryRoot, 'node_modules/.bin/biome'),
+    ['format', '--write', ...files],
+    {
+      cwd: repositoryRoot,
+    },
+  ).catch(() => {});
+}
+
+async function main() {
+  const options = parseOptions(process.argv.slice(2));
+  useLogger(createLogger({ level: 'warn' }));
+  const started = performance.now();
+  const results: ScaleResult[] = [];
+  for (const scale of options.scales) {
+    const result = await runScale(scale, options);
+    results.push(result);
+    log(`\nScale ${scale}:\n${renderTable(result)}`);
+  }
+
+  await mkdir(options.outDir, { recursive: true });
+  const date = results[0]!.startedAt.slice(0, 10);
+  const written: string[] = [];
+  for (const result of results) {
+    const file = join(options.outDir, `${date}-scale${result.scale}.json`);
+    await writeFile(file, `${JSON.stringify(result, null, 2)}\n`);
+    written.push(file);
+  }
+  await formatJson(written);
+  const markdown = renderMarkdown(results);
+  const markdownFile = join(options.outDir, `${date}.md`);
+  await writeFile(markdownFile, markdown);
+  log(
+    `\n${markdown.slice(markdown.indexOf('## Targets') >= 0 ? markdown.indexOf('## Targets') : markdown.length)}`,
+  );
+  log(
+    `Wrote ${[...written, markdownFile].join(', ')} in ${((performance.now() - started) / 60_000).toFixed(1)} min.`,
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,131 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { benchPlansFile, repositoryRoot } from './dataset.ts';
+
+/** Memory of a process from /proc: the current resident set and its high-water mark, in MiB. */
+export interface MemorySample {
+  rssMb: number;
+  peakRssMb: number;
+}
+
+export function readMemory(pid: number): MemorySample | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = (field: string) => Number(status.match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'))?.[1] ?? 0);
+    return { rssMb: kib('VmRSS') / 1024, peakRssMb: kib('VmHWM') / 1024 };
+  } catch {
+    return null;
+  }
+}
+
+export interface BenchServer {
+  baseUrl: string;
+  pid: number;
+  /** The server's peak resident set since it started (VmHWM), in MiB. */
+  peakRssMb(): number;
+  /** The server's current resident set, in MiB. */
+  rssMb(): number;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts `orgraph serve` as its own process with production settings on a free loopback port, and
+ * waits until /readyz answers 200. Memory is sampled from /proc every 250 ms until it stops.
+ */
+export async function startServer(
+  databaseUrl: string,
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<BenchServer> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, ['bin/orgraph.js', 'serve'], {
+    cwd: repositoryRoot,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      PLANS_FILE: benchPlansFile,
+      // Node flags for the server alone (e.g. heap sizes), without touching the bench's own process.
+      ...(process.env.BENCH_SERVER_NODE_OPTIONS
+        ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS }
+        : {}),
+      ...extraEnv,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const pid = child.pid;
+  if (!pid) throw new Error('the server process did not start');
+  let exited = false;
+  child.once('exit', () => {
+    exited = true;
+  });
+
+  let peak = 0;
+  let current = 0;
+  const sample = () => {
+    const memory = readMemory(pid);
+    if (!memory) return;
+    current = memory.rssMb;
+    peak = Math.max(peak, memory.peakRssMb);
+  };
+  const sampler = setInterval(sample, 250);
+  sampler.unref();
+
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (exited) throw new Error('the server exited before it was ready');
+    try {
+      const response = await fetch(`${baseUrl}/readyz`);
+      if (response.ok) break;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGTERM');
+      throw new Error('the server was not ready within 120 s');
+    }
+    await sleep(200);
+  }
+  sample();
+
+  return {
+    baseUrl,
+    pid,
+    peakRssMb: () => {
+      sample();
+      return peak;
+    },
+    rssMb: () => {
+      sample();
+      return current;
+    },
+    async stop() {
+      sample();
+      clearInterval(sampler);
+      if (exited) return;
+      const done = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGTERM');
+      const timeout = sleep(15_000).then(() => {
+        if (!exited) child.kill('SIGKILL');
+      });
+      await Promise.race([done, timeout]);
+    },
+  };
+}
