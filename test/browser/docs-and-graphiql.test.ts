@@ -64,7 +64,6 @@ async function openPage(): Promise<{ page: Page; requested: string[] }> {
 
 /** What an editor shows, with Monaco's non-breaking spaces made plain. */
 async function editorText(editor: Locator): Promise<string> {
-  // biome-ignore lint/performance/useDomNodeTextContent: the rendered text keeps Monaco's lines apart.
   return (await editor.innerText()).replaceAll('\u00a0', ' ');
 }
 
@@ -89,7 +88,6 @@ describe('/docs', () => {
     await page.getByRole('heading', { name: 'orgraph REST /v1' }).waitFor();
 
     // Each tag's "Operations" box lists its operations as method and path.
-    // biome-ignore lint/performance/useDomNodeTextContent: the rendered text keeps method and path apart.
     const text = await page.evaluate(() => document.body.innerText);
     const listed = new Set(
       [...text.matchAll(/\b(GET|POST)\s+(\/v1\/[A-Za-z/{}]+)/g)].map(
