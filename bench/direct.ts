@@ -46,7 +46,8 @@ export async function loadDirect(options: DirectLoadOptions): Promise<LoadResult
     requests,
     requestsPerSecond: requests / seconds,
     successes: latencies.length,
-    latencyMs: summarise(latencies),
+    latencyMs: summarise([...latencies]),
+    rawLatencies: latencies,
     errors,
     errorStatuses: errors > 0 ? { exception: errors } : {},
   };

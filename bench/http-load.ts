@@ -31,6 +31,47 @@ export interface LoadResult {
   cpuMsPerRequest?: { process: number | null; database: number };
   /** CPU of the load generator (this process) per request, in milliseconds; HTTP runs only. */
   loadGeneratorCpuMsPerRequest?: number;
+  /** Every successful request's latency, to merge slices with; dropped before results are written. */
+  rawLatencies?: number[];
+}
+
+/** One result from several slices of the same measurement (requests add up, percentiles are recomputed). */
+export function mergeLoads(parts: readonly LoadResult[]): LoadResult {
+  const first = parts[0];
+  if (!first) throw new Error('nothing to merge');
+  const requests = parts.reduce((sum, part) => sum + part.requests, 0);
+  const seconds = parts.reduce((sum, part) => sum + part.seconds, 0);
+  const weighted = (value: (part: LoadResult) => number | null | undefined): number | null => {
+    let total = 0;
+    for (const part of parts) {
+      const perRequest = value(part);
+      if (perRequest === null || perRequest === undefined) return null;
+      total += perRequest * part.requests;
+    }
+    return Math.round((total / Math.max(requests, 1)) * 100) / 100;
+  };
+  const errorStatuses: Record<string, number> = {};
+  for (const part of parts) {
+    for (const [status, count] of Object.entries(part.errorStatuses)) {
+      errorStatuses[status] = (errorStatuses[status] ?? 0) + count;
+    }
+  }
+  const latencies = parts.flatMap((part) => part.rawLatencies ?? []);
+  const cpuProcess = weighted((part) => part.cpuMsPerRequest?.process);
+  const cpuDatabase = weighted((part) => part.cpuMsPerRequest?.database);
+  const generator = weighted((part) => part.loadGeneratorCpuMsPerRequest);
+  return {
+    concurrency: first.concurrency,
+    seconds,
+    requests,
+    requestsPerSecond: requests / seconds,
+    successes: latencies.length,
+    latencyMs: summarise(latencies),
+    errors: parts.reduce((sum, part) => sum + part.errors, 0),
+    errorStatuses,
+    ...(cpuDatabase === null ? {} : { cpuMsPerRequest: { process: cpuProcess, database: cpuDatabase } }),
+    ...(generator === null ? {} : { loadGeneratorCpuMsPerRequest: generator }),
+  };
 }
 
 /** Percentiles of a list of latencies (nearest rank); the list is sorted in place. */
@@ -113,7 +154,8 @@ export async function loadHttp(options: HttpLoadOptions): Promise<LoadResult> {
     requests: responses + failed,
     requestsPerSecond: (responses + failed) / seconds,
     successes: latencies.length,
-    latencyMs: summarise(latencies),
+    latencyMs: summarise([...latencies]),
+    rawLatencies: latencies,
     errors: Object.values(errorStatuses).reduce((sum, count) => sum + count, 0) + failed,
     errorStatuses,
   };

@@ -8,7 +8,7 @@ import { createLogger, useLogger } from '../src/server/observability/logger.ts';
 import { startCpuMeter } from './cpu.ts';
 import { benchPlansFile, ensureDataset, repositoryRoot, runCli } from './dataset.ts';
 import { loadDirect } from './direct.ts';
-import { loadHttp } from './http-load.ts';
+import { type LoadResult, loadHttp, mergeLoads } from './http-load.ts';
 import { describeMachine } from './machine.ts';
 import { type BenchOptions, parseOptions } from './options.ts';
 import {
@@ -84,34 +84,37 @@ async function runScale(scale: number, options: BenchOptions): Promise<ScaleResu
       const runs: ConcurrencyResult[] = [];
       for (const concurrency of options.concurrency) {
         const http = { baseUrl: running.baseUrl, token, concurrency, request: scenario.request };
+        const reads = { db: app.db, scenario, context, concurrency };
         await loadHttp({ ...http, seconds: options.warmupSeconds });
-        const serverMeter = startCpuMeter(running.pid, dataset.databaseName);
-        const generatorBefore = process.cpuUsage();
-        const measured = await loadHttp({
-          ...http,
-          seconds: options.durationSeconds,
-          firstIndex: measuredFirstIndex,
-        });
-        measured.cpuMsPerRequest = perRequest(serverMeter.stop(), measured.requests);
-        // The load generator shares the machine's cores with the server and PostgreSQL; its cost is reported too.
-        const generator = process.cpuUsage(generatorBefore);
-        measured.loadGeneratorCpuMsPerRequest = round(
-          (generator.user + generator.system) / 1000 / Math.max(measured.requests, 1),
-        );
+        if (!options.skipDirect) await loadDirect({ ...reads, seconds: options.warmupSeconds });
+        // HTTP and direct take turns in two slices each, so a burst of other work on the machine falls on both.
+        const slices = options.skipDirect ? 1 : 2;
+        const seconds = options.durationSeconds / slices;
+        const httpSlices: LoadResult[] = [];
+        const directSlices: LoadResult[] = [];
+        for (let slice = 0; slice < slices; slice += 1) {
+          const firstIndex = measuredFirstIndex + slice * 10_007;
+          const serverMeter = startCpuMeter(running.pid, dataset.databaseName);
+          const generatorBefore = process.cpuUsage();
+          const part = await loadHttp({ ...http, seconds, firstIndex });
+          part.cpuMsPerRequest = perRequest(serverMeter.stop(), part.requests);
+          // The load generator shares the cores with the server and PostgreSQL; its cost is reported too.
+          const generator = process.cpuUsage(generatorBefore);
+          part.loadGeneratorCpuMsPerRequest = round(
+            (generator.user + generator.system) / 1000 / Math.max(part.requests, 1),
+          );
+          httpSlices.push(part);
+          if (!options.skipDirect) {
+            const directMeter = startCpuMeter(process.pid, dataset.databaseName);
+            const directPart = await loadDirect({ ...reads, seconds, firstIndex });
+            directPart.cpuMsPerRequest = perRequest(directMeter.stop(), directPart.requests);
+            directSlices.push(directPart);
+          }
+        }
+        const measured = mergeLoads(httpSlices);
+        const direct = options.skipDirect ? null : mergeLoads(directSlices);
         const serverRssMb = running.rssMb();
         const serverPeakRssMb = running.peakRssMb();
-        let direct = null;
-        if (!options.skipDirect) {
-          const reads = { db: app.db, scenario, context, concurrency };
-          await loadDirect({ ...reads, seconds: options.warmupSeconds });
-          const directMeter = startCpuMeter(process.pid, dataset.databaseName);
-          direct = await loadDirect({
-            ...reads,
-            seconds: options.durationSeconds,
-            firstIndex: measuredFirstIndex,
-          });
-          direct.cpuMsPerRequest = perRequest(directMeter.stop(), direct.requests);
-        }
         const ratio =
           direct && direct.requestsPerSecond > 0
             ? measured.requestsPerSecond / direct.requestsPerSecond

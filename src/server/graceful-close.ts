@@ -9,37 +9,43 @@ interface ConnectionState {
 
 export interface GracefulClose {
   /**
-   * Stops listening (new connections are refused), lets every request under way finish, answers requests that
-   * arrive on connections already open with `Connection: close`, and after `idleGraceMs` closes the connections
-   * that are still idle. Resolves once no connection is left.
+   * Takes the connections already queued (for at most `maxDrainMs`), stops listening (new connections are refused),
+   * lets every request under way finish, answers requests that arrive on connections already open with
+   * `Connection: close`, and after `idleGraceMs` closes the connections that are still idle. Resolves once no
+   * connection is left.
    */
-  close(options: { idleGraceMs: number }): Promise<void>;
+  close(options: { idleGraceMs: number; maxDrainMs: number }): Promise<void>;
 }
 
 /**
- * Closes an HTTP server without resetting any request it has accepted. Node's own `server.close()` also closes
- * every connection it counts as idle, and a connection counts as idle until its first request has been parsed:
- * under load that resets connections the kernel has accepted and whose request is on its way. Here only
- * connections that have been served and sit idle are closed, and only after a grace period in which a keep-alive
- * client's next request is still answered (with `Connection: close`, so that it reconnects, and is refused).
+ * Closes an HTTP server without resetting a request it has been sent. Two things in Node's own `server.close()`
+ * would: it closes the listening socket at once, and the kernel resets every connection still queued behind it
+ * (Node takes one queued connection per turn of the event loop, so a busy server has a queue); and it closes every
+ * connection it counts as idle, which includes a connection accepted whose first request is still on its way.
+ * Here the queue is taken first, only connections that have been served and sit idle are closed, and only after a
+ * grace period in which a keep-alive client's next request is still answered (with `Connection: close`, so that it
+ * reconnects, and is refused).
  */
 export function trackConnections(server: HttpServer): GracefulClose {
   const connections = new Map<Socket, ConnectionState>();
   let closing = false;
+  let listening = true;
+  let acceptedWhileClosing = 0;
 
   server.on('connection', (socket: Socket) => {
+    if (closing) acceptedWhileClosing += 1;
     connections.set(socket, { active: new Set(), served: 0 });
     socket.once('close', () => connections.delete(socket));
   });
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     const state = connections.get(request.socket);
-    if (closing) response.setHeader('Connection', 'close');
+    if (!listening) response.setHeader('Connection', 'close');
     if (!state) return;
     state.active.add(response);
     state.served += 1;
     response.once('close', () => {
       state.active.delete(response);
-      if (closing && state.active.size === 0) request.socket.end();
+      if (!listening && state.active.size === 0) request.socket.end();
     });
   });
 
@@ -50,16 +56,23 @@ export function trackConnections(server: HttpServer): GracefulClose {
   };
 
   return {
-    async close({ idleGraceMs }) {
+    async close({ idleGraceMs, maxDrainMs }) {
       closing = true;
-      // Responses still to start tell their clients to reconnect; the connection closes after them.
+      // Connections the kernel has queued (clients that connected before the signal) are taken before the listener
+      // closes, which would reset them. Node takes one queued connection per turn of the event loop, so the loop
+      // turns until a whole turn (its I/O phase lies between two checks) takes none, for at most `maxDrainMs`.
+      // Meanwhile kept-alive connections go on as before: sent elsewhere now, their next requests would queue.
+      const drainUntil = performance.now() + maxDrainMs;
+      do {
+        acceptedWhileClosing = 0;
+        for (let check = 0; check < 2; check += 1) await new Promise((resolve) => setImmediate(resolve));
+      } while (acceptedWhileClosing > 0 && performance.now() < drainUntil);
+      listening = false;
+      // From now on a response tells its client to reconnect (and be refused); the connection closes after it.
       for (const state of connections.values()) {
         for (const response of state.active)
           if (!response.headersSent) response.setHeader('Connection', 'close');
       }
-      // A full turn of the event loop (its I/O phase comes between two checks) accepts the connections the kernel
-      // has queued, from clients that connected before the signal; closing the listener would reset them.
-      for (let turn = 0; turn < 2; turn += 1) await new Promise((resolve) => setImmediate(resolve));
       await new Promise<void>((resolve) => {
         // The plain TCP close: stop listening, without Node's HTTP close that drops connections it deems idle.
         NetServer.prototype.close.call(server, () => resolve());

@@ -69,8 +69,9 @@ export async function startServer(
     stopping ??= (async () => {
       services.readiness.accepting = false;
       if (refresher) clearInterval(refresher);
-      // Refuses new connections, finishes every accepted request, then closes idle keep-alive connections.
-      await connections.close({ idleGraceMs: 1_000 });
+      // Takes the connections already queued, then refuses new ones, finishes every accepted request, and closes
+      // idle keep-alive connections.
+      await connections.close({ idleGraceMs: 1_000, maxDrainMs: 3_000 });
       await quotas.close();
       await readReplica?.close();
       await handle.close();

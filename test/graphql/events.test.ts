@@ -164,11 +164,12 @@ describe('event(reference:) and node(id:)', () => {
     const unknown = await data('{ event(reference: "00000000-0000-4000-8000-000000000000") { reference } }');
     expect(unknown.event).toBeNull();
     const wrongType = Buffer.from(`MoveEvent:${deal}`).toString('base64');
+    const { nodes } = await data('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids: [wrongType] });
+    expect(nodes).toEqual([null]);
+    // An ID whose reference is not a UUID is not one of ours at all: refused, not null.
     const notUuid = Buffer.from('DealEvent:acme').toString('base64');
-    const { nodes } = await data('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', {
-      ids: [wrongType, notUuid],
-    });
-    expect(nodes).toEqual([null, null]);
+    const refused = await gql('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids: [notUuid] });
+    expect(refused.errors?.[0]?.extensions?.code).toBe('INVALID_PARAMETER');
   });
 
   it('refuses a plan that does not cover events, with a FORBIDDEN code', async () => {
