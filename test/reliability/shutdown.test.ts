@@ -105,57 +105,54 @@ describe.each([
 ])('SIGTERM under load, $clients', ({ clients, keepAlive }) => {
   // On a loaded 2-core machine the embedded store can stall the event loop past a client's patience; a
   // retry keeps one slow run from failing CI, while a real regression fails every attempt.
-  it(
-    'turns /readyz 503, finishes every request in flight in full, refuses later ones, releases the store, exits 0',
-    { retry: 2 },
-    async () => {
-      const server = await startServerProcess(env);
-      const agent = new Agent({ keepAlive, maxSockets: 64 });
-      const headers = { Authorization: `Bearer ${token}`, Accept: 'application/json' };
-      const load = runLoad(server.url, paths, headers, { clients: 16, agent });
-      const idle = await openIdleConnection(server.url);
-      await new Promise((resolve) => setTimeout(resolve, 700));
+  it('turns /readyz 503, finishes every request in flight in full, refuses later ones, releases the store, exits 0', {
+    retry: 2,
+    timeout: 60_000,
+  }, async () => {
+    const server = await startServerProcess(env);
+    const agent = new Agent({ keepAlive, maxSockets: 64 });
+    const headers = { Authorization: `Bearer ${token}`, Accept: 'application/json' };
+    const load = runLoad(server.url, paths, headers, { clients: 16, agent });
+    const idle = await openIdleConnection(server.url);
+    await new Promise((resolve) => setTimeout(resolve, 700));
 
-      const signalledAt = performance.now();
-      const stopping = stopProcess(server.child, 'SIGTERM');
-      // The server waits for a connection it accepted, even one that has not sent its request yet.
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      const readiness = await idle.get('/readyz');
-      const stopped = await stopping;
-      await load.stop();
-      agent.destroy();
+    const signalledAt = performance.now();
+    const stopping = stopProcess(server.child, 'SIGTERM');
+    // The server waits for a connection it accepted, even one that has not sent its request yet.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const readiness = await idle.get('/readyz');
+    const stopped = await stopping;
+    await load.stop();
+    agent.destroy();
 
-      expect(readiness).toMatch(/^HTTP\/1\.1 503 /);
-      expect(readiness.slice(readiness.indexOf('\r\n\r\n') + 4)).toBe('{"status":"unavailable"}');
-      expect(stopped.code).toBe(0);
-      expect(stopped.ms).toBeLessThan(exitBoundMs);
-      expect(server.log()).toContain('SIGTERM received');
-      expect(server.log()).not.toMatch(/shutdown failed|unexpected error/);
+    expect(readiness).toMatch(/^HTTP\/1\.1 503 /);
+    expect(readiness.slice(readiness.indexOf('\r\n\r\n') + 4)).toBe('{"status":"unavailable"}');
+    expect(stopped.code).toBe(0);
+    expect(stopped.ms).toBeLessThan(exitBoundMs);
+    expect(server.log()).toContain('SIGTERM received');
+    expect(server.log()).not.toMatch(/shutdown failed|unexpected error/);
 
-      const outcomes = load.outcomes;
-      // In flight at the signal: connected (or sent on a kept-alive connection) before it, answered after it.
-      const inFlight = outcomes.filter(
-        (o) => (o.connectedAt ?? Number.POSITIVE_INFINITY) < signalledAt && o.endedAt > signalledAt,
-      );
-      for (const outcome of inFlight) {
-        expect(outcome, JSON.stringify(outcome)).toMatchObject({ kind: 'complete', status: 200 });
-      }
-      expect(inFlight.length).toBeGreaterThan(0);
-      for (const outcome of outcomes) if (outcome.kind === 'complete') expect(outcome.status).toBe(200);
-      // Nothing is ever cut short, and nothing that connected before the signal is reset.
-      expect(outcomes.filter((o) => o.kind === 'truncated')).toEqual([]);
-      const resets = outcomes.filter((o) => o.kind === 'reset');
-      for (const reset of resets)
-        expect(reset.connectedAt ?? signalledAt).toBeGreaterThanOrEqual(signalledAt);
-      const refused = outcomes.filter((o) => o.kind === 'refused');
-      expect(refused.length).toBeGreaterThan(0);
-      await expectStoreReleased();
-      figures.push(
-        `${clients}: ${outcomes.length} requests, ${inFlight.length} in flight at SIGTERM all complete, ` +
-          `${refused.length} refused at connect afterwards, ${resets.length} reset after connecting past the signal ` +
-          `(never read), 0 truncated; /readyz 503; exit 0 after ${stopped.ms.toFixed(0)} ms`,
-      );
-    },
-    60_000,
-  );
+    const outcomes = load.outcomes;
+    // In flight at the signal: connected (or sent on a kept-alive connection) before it, answered after it.
+    const inFlight = outcomes.filter(
+      (o) => (o.connectedAt ?? Number.POSITIVE_INFINITY) < signalledAt && o.endedAt > signalledAt,
+    );
+    for (const outcome of inFlight) {
+      expect(outcome, JSON.stringify(outcome)).toMatchObject({ kind: 'complete', status: 200 });
+    }
+    expect(inFlight.length).toBeGreaterThan(0);
+    for (const outcome of outcomes) if (outcome.kind === 'complete') expect(outcome.status).toBe(200);
+    // Nothing is ever cut short, and nothing that connected before the signal is reset.
+    expect(outcomes.filter((o) => o.kind === 'truncated')).toEqual([]);
+    const resets = outcomes.filter((o) => o.kind === 'reset');
+    for (const reset of resets) expect(reset.connectedAt ?? signalledAt).toBeGreaterThanOrEqual(signalledAt);
+    const refused = outcomes.filter((o) => o.kind === 'refused');
+    expect(refused.length).toBeGreaterThan(0);
+    await expectStoreReleased();
+    figures.push(
+      `${clients}: ${outcomes.length} requests, ${inFlight.length} in flight at SIGTERM all complete, ` +
+        `${refused.length} refused at connect afterwards, ${resets.length} reset after connecting past the signal ` +
+        `(never read), 0 truncated; /readyz 503; exit 0 after ${stopped.ms.toFixed(0)} ms`,
+    );
+  });
 });
