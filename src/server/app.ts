@@ -34,8 +34,9 @@ export function createApp(services: AppServices): Hono<AppEnv> {
     c.set('correlationId', correlationId);
     c.header('X-Correlation-ID', correlationId);
     await next();
-    // Responses made elsewhere (Yoga's) do not carry the header set before them.
-    if (!c.res.headers.has('X-Correlation-ID')) c.header('X-Correlation-ID', correlationId);
+    // Responses made elsewhere (Yoga's) do not carry the header set before them. Set on the response's own
+    // headers: `c.header` on a finished response rebuilds it around a streamed body.
+    if (!c.res.headers.has('X-Correlation-ID')) c.res.headers.set('X-Correlation-ID', correlationId);
   });
   app.use('*', observeRequests());
 
