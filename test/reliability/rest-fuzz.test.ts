@@ -156,7 +156,35 @@ const chipLists = fc.oneof(
   fc.array(chip, { minLength: 95, maxLength: 110 }),
 );
 
+/** Well-formed chip lists (conditions joined by AND/OR), with hostile labels: these reach the database. */
+const conditionChip = fc.oneof(
+  fc.record({
+    fieldType: fc.constantFrom('Organisation', 'Occupation'),
+    label: hostileText,
+    value: fc.oneof(
+      fc.uuid(),
+      fc.uuid().map((uuid) => ` ${uuid.toUpperCase()} `),
+    ),
+    operator: fc.constantFrom('EQUAL', 'Equal', ' equal '),
+  }),
+  fc.record({
+    fieldType: fc.oneof(fc.constantFrom('MoveType', 'EventType', 'DealStatus', 'DealType'), hostileText),
+    label: hostileText,
+    value: fc.oneof(fc.constantFrom('move', 'Appointment', 'Completed', 'acquisition'), hostileText),
+    operator: fc.constant('EQUAL'),
+  }),
+);
+const joinChip = fc.record({
+  fieldType: fc.constant('Operator'),
+  label: hostileText,
+  value: fc.constantFrom('AND', 'OR', 'or', ' And '),
+});
+const validChipLists = fc
+  .array(fc.tuple(joinChip, conditionChip), { maxLength: 6 })
+  .chain((pairs) => conditionChip.map((first) => [first, ...pairs.flat()]));
+
 const searchBody: fc.Arbitrary<string> = fc.oneof(
+  { arbitrary: validChipLists.map((query) => JSON.stringify({ query })), weight: 8 },
   chipLists.map((query) => JSON.stringify({ query })),
   chipLists.map((query) => JSON.stringify({ query, extra: 'x' })),
   fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify(value)),
@@ -476,6 +504,12 @@ async function send(input: RestCase, who: Caller, authorization: string): Promis
       ...new Set(conditions.map((chip) => chip.fieldType).filter((type) => !supported.includes(type))),
     ];
     expect(saved.ignored_field_types.sort(), context).toEqual(unsupported.sort());
+    // Saving the same chips again gives the same search.
+    const again = await app.request(url, init);
+    expect(again.status, context).toBe(201);
+    expect(((await again.json()) as { success: { queryId: string } }).success.queryId, context).toBe(
+      saved.queryId,
+    );
   }
 }
 
