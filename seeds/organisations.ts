@@ -265,6 +265,8 @@ export function addOrganisation(world: World, index: number, batch: RowBatch): v
     suppliers: relationshipCount(),
     partners: relationshipCount(),
     serviceProviders: relationshipCount(),
+    // Set from the activity index when the seed refreshes it, once every event is loaded.
+    hasActivity: false,
   });
 
   if (random.chance(0.25)) addAliases(random, identity, world.now, batch);

@@ -53,13 +53,26 @@ export const organisationsTable = pgTable(
     suppliers: integer().notNull().default(0),
     partners: integer().notNull().default(0),
     serviceProviders: integer().notNull().default(0),
+    /**
+     * Whether the organisation is in the activity index (`organisation_activity`); kept by the same refresh,
+     * so that the default list tests a column of its covering index instead of probing the index per row.
+     */
+    hasActivity: boolean().notNull().default(false),
   },
   (t) => [
     check('organisations_confidence_range', sql`${t.confidence} between 0 and 100`),
     index('organisations_name_trgm').using('gin', sql`${t.name} gin_trgm_ops`),
     // The list's order, carrying the columns its common filters test, so that skipping to a deep page reads
     // the index alone (an index-only scan) rather than every skipped row.
-    index('organisations_name_order').on(t.name, t.reference, t.isFund, t.confidence, t.status, t.verified),
+    index('organisations_name_order').on(
+      t.name,
+      t.reference,
+      t.isFund,
+      t.confidence,
+      t.status,
+      t.verified,
+      t.hasActivity,
+    ),
     index('organisations_status').on(t.status),
   ],
 );

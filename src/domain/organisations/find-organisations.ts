@@ -69,7 +69,9 @@ export function organisationConditions(filter: OrganisationFilter): SQL[] {
   }
 
   const wantsActivity = (filter.activityTypes?.length ?? 0) > 0 || filter.activityPeriod !== undefined;
-  if (wantsActivity || !filter.showEmpty) {
+  // Any activity at all: the row's own flag, which the list's covering index carries.
+  if (!wantsActivity && !filter.showEmpty) conditions.push(eq(o.hasActivity, true));
+  if (wantsActivity) {
     const activity: SQL[] = [sql`a.organisation_reference = ${o.reference}`];
     if (filter.activityTypes && filter.activityTypes.length > 0) {
       for (const type of filter.activityTypes) {
