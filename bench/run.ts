@@ -20,7 +20,7 @@ import {
 } from './report.ts';
 import { sampleDatabase } from './samples.ts';
 import { createScenarios, threeChipSearch } from './scenarios.ts';
-import { startServer } from './server.ts';
+import { buildServer, startServer } from './server.ts';
 import { measureStatements, openInProcessApp } from './statements.ts';
 
 /** Where the measurement's rotation starts: past the warm-up's, so it does not replay the same rows first. */
@@ -186,6 +186,8 @@ async function main() {
   const options = parseOptions(process.argv.slice(2));
   useLogger(createLogger({ level: 'warn' }));
   const started = performance.now();
+  log('Compiling the server (npm run build)...');
+  await buildServer();
   const results: ScaleResult[] = [];
   for (const scale of options.scales) {
     const result = await runScale(scale, options);

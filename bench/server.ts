@@ -1,7 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
 import { benchPlansFile, repositoryRoot } from './dataset.ts';
 
 /** Memory of a process from /proc: the current resident set and its high-water mark, in MiB. */
@@ -42,8 +43,22 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** The compiled server, as production runs it (`npm run build`): no TypeScript loader in the process. */
+const compiledCli = 'dist/src/cli/main.js';
+
+/** Compiles the sources (`npm run build`), so the server measured is the current code. */
+export async function buildServer(): Promise<void> {
+  await promisify(execFile)(
+    process.execPath,
+    ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'],
+    {
+      cwd: repositoryRoot,
+    },
+  );
+}
+
 /**
- * Starts `orgraph serve` as its own process with production settings on a free loopback port, and
+ * Starts the compiled `orgraph serve` (see {@link buildServer}) as its own process with production settings on a free loopback port, and
  * waits until /readyz answers 200. Memory is sampled from /proc every 250 ms until it stops.
  */
 export async function startServer(
@@ -51,7 +66,7 @@ export async function startServer(
   extraEnv: NodeJS.ProcessEnv = {},
 ): Promise<BenchServer> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['bin/orgraph.js', 'serve'], {
+  const child: ChildProcess = spawn(process.execPath, [compiledCli, 'serve'], {
     cwd: repositoryRoot,
     env: {
       ...process.env,

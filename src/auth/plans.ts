@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { packageFile } from '../package-files.ts';
 
 /** The kinds of data a plan can cover; every endpoint and graph field belongs to one. */
 export const dataAreas = [
@@ -30,11 +31,11 @@ export interface Plan extends PlanSettings {
 
 const catalogueSchema = z.record(z.string().regex(/^[a-z][a-z0-9_-]*$/), planSchema);
 
-const defaultCatalogueUrl = new URL('./plans.default.json', import.meta.url);
+const defaultCatalogue = packageFile('src', 'auth', 'plans.default.json');
 
 /** Loads the plan catalogue: the repository's default, or the JSON file named by PLANS_FILE. */
 export function loadPlans(file?: string): ReadonlyMap<string, Plan> {
-  const source = file ?? defaultCatalogueUrl;
+  const source = file ?? defaultCatalogue;
   const parsed = catalogueSchema.safeParse(JSON.parse(readFileSync(source, 'utf8')));
   if (!parsed.success) {
     throw new Error(`Invalid plan catalogue ${String(source)}: ${parsed.error.issues[0]?.message ?? ''}`);

@@ -1,15 +1,15 @@
-import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import type { PgliteDatabase } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
+import { packageFile } from '../package-files.ts';
 import { gicsTaxonomy } from '../reference/gics.ts';
 import type { DatabaseHandle } from './database.ts';
 import { plansTable } from './schema/access.ts';
 import { industriesTable } from './schema/reference.ts';
 
-const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
+const migrationsFolder = packageFile('drizzle');
 
 /** Applies the migrations and loads the reference data every database needs (GICS, plan names). */
 export async function migrateDatabase(handle: DatabaseHandle, planNames: Iterable<string>): Promise<void> {
