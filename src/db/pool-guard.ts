@@ -1,5 +1,6 @@
 import { connect, type NetConnectOpts } from 'node:net';
 import postgres from 'postgres';
+import { StatementPreparer } from './prepared-statements.ts';
 
 /**
  * Why the pool is guarded. The `postgres` driver has no bound on how long a query waits for a connection (it
@@ -252,10 +253,14 @@ export function createGuardedPool(
   );
   watch.unref();
 
+  const preparer = new StatementPreparer();
   const unsafe = (query: string, parameters?: unknown[], queryOptions?: postgres.UnsafeQueryOptions) =>
     GuardedStatement.create((arrays) =>
       admitted((sql) => {
-        const statement = sql.unsafe(query, parameters as postgres.ParameterOrJSON<never>[], queryOptions);
+        const statement = sql.unsafe(query, parameters as postgres.ParameterOrJSON<never>[], {
+          ...queryOptions,
+          prepare: preparer.shouldPrepare(query),
+        });
         return arrays ? statement.values() : statement;
       }),
     );
