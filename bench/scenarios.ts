@@ -3,8 +3,8 @@ import { describeEvents } from '../src/domain/events/describe-events.ts';
 import { countEvents, findEvents, prepareEventFilter } from '../src/domain/events/find-events.ts';
 import { createLoaders, type Loaders } from '../src/domain/loaders.ts';
 import {
-  countOrganisations,
   findOrganisations,
+  findOrganisationsPage,
   type OrganisationFilter,
   type OrganisationSortKey,
 } from '../src/domain/organisations/find-organisations.ts';
@@ -99,10 +99,7 @@ async function listOrganisationsDirect(
   page: number,
   context: DirectContext,
 ) {
-  return Promise.all([
-    findOrganisations(db, filter, pageWindow(page, 20)),
-    countOrganisations(db, filter, { timeoutMs: context.countTimeoutMs }),
-  ]);
+  return findOrganisationsPage(db, filter, pageWindow(page, 20), { timeoutMs: context.countTimeoutMs });
 }
 
 async function experienceViews(

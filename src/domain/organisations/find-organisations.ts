@@ -195,6 +195,52 @@ function isNarrow(filter: OrganisationFilter): boolean {
   return childFilters.length >= 2;
 }
 
+/**
+ * An offset page of the list with the number of matches. A narrow filter (see {@link isNarrow}) reads every
+ * match to sort them anyway, so one statement counts them beside the page (`count(*) over ()`) instead of a
+ * second statement matching them all again; a page past the last match carries no count, which is then
+ * counted on its own. Other filters run the page and the count side by side.
+ */
+export async function findOrganisationsPage(
+  db: Database,
+  filter: OrganisationFilter,
+  window: { limit: number; offset: number },
+  countOptions: { timeoutMs: number },
+): Promise<{ rows: Organisation[]; total: Total }> {
+  if (!isNarrow(filter)) {
+    const [rows, total] = await Promise.all([
+      findOrganisations(db, filter, window),
+      countOrganisations(db, filter, countOptions),
+    ]);
+    return { rows, total };
+  }
+  const o = organisationsTable;
+  const page = db
+    .select({
+      reference: o.reference,
+      // Named apart from the table's own columns, which the outer query selects beside it.
+      sortName: sql<string>`${o.name}`.as('sort_name'),
+      matches: sql<string>`count(*) over ()`.as('matches'),
+    })
+    .from(o)
+    .where(and(...organisationConditions(filter)))
+    .orderBy(sql`(${o.name} || '')`, asc(o.reference))
+    .limit(window.limit)
+    .offset(window.offset)
+    .as('page');
+  const joined = await db
+    .select({ organisation: o, matches: page.matches })
+    .from(page)
+    .innerJoin(o, eq(o.reference, page.reference))
+    .orderBy(page.sortName, asc(page.reference));
+  const first = joined[0];
+  if (!first) return { rows: [], total: await countOrganisations(db, filter, countOptions) };
+  return {
+    rows: joined.map((row) => row.organisation),
+    total: { value: Number(first.matches), isEstimate: false },
+  };
+}
+
 /** How many organisations match, exactly within the time limit, else the table-wide estimate. */
 export async function countOrganisations(
   db: Database,

@@ -5,8 +5,7 @@ import {
   type ActivityType,
   activityPeriods,
   activityTypes,
-  countOrganisations,
-  findOrganisations,
+  findOrganisationsPage,
   type OrganisationFilter,
 } from '../../domain/organisations/find-organisations.ts';
 import { getOrganisation } from '../../domain/organisations/get-organisation.ts';
@@ -253,10 +252,9 @@ export function registerOrganisationRoutes(app: RestApp): void {
     const { db, config } = c.var.ctx;
     const query = c.req.valid('query');
     const filter = filterOf(query);
-    const [rows, total] = await Promise.all([
-      findOrganisations(db, filter, pageWindow(query.page, query.limit)),
-      countOrganisations(db, filter, { timeoutMs: config.countTimeoutMs }),
-    ]);
+    const { rows, total } = await findOrganisationsPage(db, filter, pageWindow(query.page, query.limit), {
+      timeoutMs: config.countTimeoutMs,
+    });
     const page = splitPage(rows, query.limit);
     const meta = pageMeta(c, { total, page: query.page, limit: query.limit, hasNext: page.hasNext });
     return c.json(envelope(c, page.rows.map(serializeOrganisationListRow), meta), 200);
