@@ -17,6 +17,14 @@ export interface RequestContext {
   correlationId: string;
 }
 
+/** The loaders are made on first use: most REST routes read without them. */
 export function createRequestContext(input: Omit<RequestContext, 'loaders'>): RequestContext {
-  return { ...input, loaders: createLoaders(input.db, input.primaryDb) };
+  let loaders: Loaders | undefined;
+  return {
+    ...input,
+    get loaders() {
+      loaders ??= createLoaders(input.db, input.primaryDb);
+      return loaders;
+    },
+  };
 }
