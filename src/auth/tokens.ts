@@ -76,8 +76,8 @@ export async function findViewer(
   const [row] = await db
     .select({ id: apiTokensTable.id, plan: apiTokensTable.plan })
     .from(apiTokensTable)
-    .where(and(eq(apiTokensTable.tokenHash, hashToken(token)), isNull(apiTokensTable.revokedAt)))
-    .limit(1);
+    // token_hash is unique; no LIMIT, whose parameter would keep the statement from being prepared.
+    .where(and(eq(apiTokensTable.tokenHash, hashToken(token)), isNull(apiTokensTable.revokedAt)));
   const plan = row ? plans.get(row.plan) : undefined;
   return row && plan ? { tokenId: row.id, plan } : null;
 }
