@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { and, desc, eq, isNull, or } from 'drizzle-orm';
+import { and, desc, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/database.ts';
 import { type ApiToken, apiTokensTable } from '../db/schema/access.ts';
 import { DomainError } from '../domain/errors.ts';
@@ -73,14 +73,28 @@ export async function findViewer(
   token: string,
 ): Promise<Viewer | null> {
   if (!tokenPattern.test(token)) return null;
-  const [row] = await db
-    .select({ id: apiTokensTable.id, plan: apiTokensTable.plan })
-    .from(apiTokensTable)
-    // token_hash is unique; no LIMIT, whose parameter would keep the statement from being prepared.
-    .where(and(eq(apiTokensTable.tokenHash, hashToken(token)), isNull(apiTokensTable.revokedAt)));
+  let lookup = viewerLookups.get(db);
+  if (!lookup) {
+    lookup = prepareViewerLookup(db);
+    viewerLookups.set(db, lookup);
+  }
+  const [row] = await lookup.execute({ tokenHash: hashToken(token) });
   const plan = row ? plans.get(row.plan) : undefined;
   return row && plan ? { tokenId: row.id, plan } : null;
 }
+
+/**
+ * The lookup every request makes, built once per database: building it anew took a sixth of a REST single
+ * record's CPU. token_hash is unique, so there is no LIMIT.
+ */
+function prepareViewerLookup(db: Database) {
+  return db
+    .select({ id: apiTokensTable.id, plan: apiTokensTable.plan })
+    .from(apiTokensTable)
+    .where(and(eq(apiTokensTable.tokenHash, sql.placeholder('tokenHash')), isNull(apiTokensTable.revokedAt)))
+    .prepare('orgraph_find_viewer');
+}
+const viewerLookups = new WeakMap<Database, ReturnType<typeof prepareViewerLookup>>();
 
 /** Reads the token from an `Authorization: Bearer <token>` header value. */
 export function bearerToken(header: string | null | undefined): string | null {
