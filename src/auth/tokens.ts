@@ -4,6 +4,7 @@ import type { Database } from '../db/database.ts';
 import { type ApiToken, apiTokensTable } from '../db/schema/access.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { Plan } from './plans.ts';
+import type { ViewerCache } from './viewer-cache.ts';
 
 /** Every token starts with this, so a leaked one is easy to recognise (and to scan for). */
 export const tokenPrefix = 'orgr_';
@@ -64,15 +65,20 @@ export async function revokeToken(db: Database, idOrToken: string): Promise<bool
 }
 
 /**
- * Resolves a bearer token to its viewer; null for a malformed, unknown or revoked token.
- * Looked up on every request, so a revocation takes effect at once on every instance.
+ * Resolves a bearer token to its viewer; null for a malformed, unknown or revoked token. Looked up in the
+ * database unless `cache` holds it (a cache that PostgreSQL empties on every change to the tokens), so a
+ * revocation takes effect on every instance as soon as it is committed.
  */
 export async function findViewer(
   db: Database,
   plans: ReadonlyMap<string, Plan>,
   token: string,
+  cache?: ViewerCache | null,
 ): Promise<Viewer | null> {
   if (!tokenPattern.test(token)) return null;
+  const cached = cache?.get(token);
+  if (cached) return cached;
+  const version = cache?.version ?? 0;
   let lookup = viewerLookups.get(db);
   if (!lookup) {
     lookup = prepareViewerLookup(db);
@@ -80,7 +86,10 @@ export async function findViewer(
   }
   const [row] = await lookup.execute({ tokenHash: hashToken(token) });
   const plan = row ? plans.get(row.plan) : undefined;
-  return row && plan ? { tokenId: row.id, plan } : null;
+  if (!row || !plan) return null;
+  const viewer = { tokenId: row.id, plan };
+  cache?.set(token, viewer, version);
+  return viewer;
 }
 
 /**

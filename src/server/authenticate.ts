@@ -13,7 +13,7 @@ export function authenticate(services: AppServices): MiddlewareHandler<AppEnv> {
     if (!token) {
       throw new DomainError('UNAUTHENTICATED', 'Send a bearer token: Authorization: Bearer <token>.');
     }
-    const viewer = await findViewer(services.db, services.plans, token);
+    const viewer = await findViewer(services.db, services.plans, token, services.viewerCache);
     if (!viewer)
       throw new DomainError('UNAUTHENTICATED', 'The bearer token is unknown, revoked or malformed.');
     c.set(

@@ -2,6 +2,7 @@ import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { loadPlans } from '../auth/plans.ts';
+import { ViewerCache } from '../auth/viewer-cache.ts';
 import type { Config } from '../config.ts';
 import { openDatabase, openReadReplica } from '../db/database.ts';
 import { migrateDatabase } from '../db/migrate.ts';
@@ -32,6 +33,8 @@ export async function startServer(
   const readReplica = openReadReplica(config);
   if (readReplica) instrumentDatabase(readReplica);
   const quotas = createQuotas(config);
+  // Tokens are checked on the primary (DATABASE_URL), so that is where their changes are listened for.
+  const viewerCache = config.databaseUrl ? new ViewerCache(config.databaseUrl) : null;
   const services: AppServices = {
     config,
     handle,
@@ -40,8 +43,10 @@ export async function startServer(
     readiness: { accepting: false },
     readReplica,
     quotas,
+    viewerCache,
   };
   await migrateDatabase(handle, plans.keys());
+  await viewerCache?.start();
   await options.beforeListen?.(services);
 
   const app = createApp(services);
@@ -73,6 +78,7 @@ export async function startServer(
       // idle keep-alive connections.
       await connections.close({ idleGraceMs: 1_000, maxDrainMs: 3_000 });
       await quotas.close();
+      await viewerCache?.close();
       await readReplica?.close();
       await handle.close();
     })();

@@ -1,4 +1,5 @@
 import type { Plan } from '../auth/plans.ts';
+import type { ViewerCache } from '../auth/viewer-cache.ts';
 import type { Config } from '../config.ts';
 import type { Database, DatabaseHandle } from '../db/database.ts';
 import type { Quotas } from './limits/quotas.ts';
@@ -14,6 +15,8 @@ export interface AppServices {
   plans: ReadonlyMap<string, Plan>;
   /** False until the database is migrated, and again once shutdown begins. */
   readiness: { accepting: boolean };
+  /** Viewers of tokens seen lately, emptied by PostgreSQL on every token change; absent on the embedded store. */
+  viewerCache?: ViewerCache | null;
   /** Per-token request and GraphQL cost budgets; created by the app from the config when absent. */
   quotas?: Quotas;
 }
