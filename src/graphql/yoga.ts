@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import { createYoga, type GraphiQLOptions } from 'graphql-yoga';
+import { createYoga, type GraphiQLOptions, type Plugin } from 'graphql-yoga';
 import { DomainError, isDatabaseUnavailable } from '../domain/errors.ts';
 import type { RequestContext } from '../server/context.ts';
 import { graphiqlExampleQuery, graphiqlHeaders } from '../server/docs-page.ts';
@@ -19,9 +19,52 @@ async function renderGraphiQL(options: GraphiQLOptions): Promise<string> {
   return (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options);
 }
 
+/** The error a located GraphQL error wraps, or the error itself. */
+function originalOf(error: unknown): unknown {
+  return error instanceof GraphQLError ? (error.originalError ?? error) : error;
+}
+
+/** Anything but the domain's errors, an unavailable database and GraphQL's own errors about the request. */
+function isUnexpected(error: unknown): boolean {
+  const original = originalOf(error);
+  return !(
+    original instanceof DomainError ||
+    original instanceof GraphQLError ||
+    isDatabaseUnavailable(original)
+  );
+}
+
+/** Unexpected errors already logged with their request's correlation id (see useUnexpectedErrorLog). */
+const loggedErrors = new WeakSet<object>();
+
+/**
+ * Logs each unexpected error of an execution with the request's correlation id, before Yoga masks it (masking
+ * sees no request).
+ */
+function useUnexpectedErrorLog(): Plugin<RequestContext> {
+  return {
+    onExecute({ args }) {
+      return {
+        onExecuteDone({ result }) {
+          if (Symbol.asyncIterator in result) return;
+          for (const error of result.errors ?? []) {
+            const original = originalOf(error);
+            if (!isUnexpected(error) || !(original instanceof Object)) continue;
+            loggedErrors.add(original);
+            logger().error(
+              { err: original, correlationId: args.contextValue.correlationId, path: error.path },
+              'unexpected GraphQL error',
+            );
+          }
+        },
+      };
+    },
+  };
+}
+
 /** Expected errors (the domain's, and GraphQL's own about the request) keep their message; the rest is masked. */
 function maskError(error: unknown, message: string): GraphQLError {
-  const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+  const original = originalOf(error);
   if (original instanceof DomainError) {
     // The located error, coded in place: it keeps its path and locations, and returning the error Yoga passed in
     // tells Yoga it is expected, so that a client's mistake is not logged as a server error with its stack.
@@ -39,7 +82,9 @@ function maskError(error: unknown, message: string): GraphQLError {
   // A GraphQLError all the way down is about the request (validation, variable coercion, a refused scope).
   // The located error carries the path and locations; returning it also tells Yoga not to log it.
   if (original instanceof GraphQLError) return error instanceof GraphQLError ? error : original;
-  logger().error({ err: original }, 'unexpected GraphQL error');
+  if (!(original instanceof Object) || !loggedErrors.has(original)) {
+    logger().error({ err: original }, 'unexpected GraphQL error');
+  }
   return new GraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
 }
 
@@ -49,6 +94,7 @@ export function createGraphqlServer(quotas: Quotas) {
     schema,
     plugins: [
       useOperationMetrics(),
+      useUnexpectedErrorLog(),
       useQueryLimits(),
       useCostLimit(quotas),
       useExplainedRefusals(),

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { createRequire } from 'node:module';
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import type { Config } from '../../config.ts';
@@ -25,18 +24,6 @@ const redactedPaths = [
   '*.headers.Authorization',
 ];
 
-/** Fields every line written while serving a request carries, wherever in the code it is written. */
-export interface LogContext {
-  correlationId: string;
-}
-
-const logContext = new AsyncLocalStorage<LogContext>();
-
-/** Runs `work` so that every line logged within it (an error deep in a resolver too) names the request. */
-export function withLogContext<T>(context: LogContext, work: () => T): T {
-  return logContext.run(context, work);
-}
-
 export interface CreateLoggerOptions {
   level: LogLevel;
   /** Where lines go; standard output when absent. */
@@ -53,7 +40,6 @@ export function createLogger(options: CreateLoggerOptions): Logger {
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: { paths: redactedPaths, censor: '[redacted]' },
     serializers: { err: pino.stdSerializers.err, error: pino.stdSerializers.err },
-    mixin: () => logContext.getStore() ?? {},
   };
   if (options.destination) return pino(settings, options.destination);
   const wantsPretty =

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import type { AppEnv } from '../app-env.ts';
-import { logger, withLogContext } from './logger.ts';
+import { logger } from './logger.ts';
 import { metrics, recordRequest } from './metrics.ts';
 
 /** The label of requests no route answers, so that probing random paths cannot grow the metric series. */
@@ -34,7 +34,7 @@ export function observeRequests(): MiddlewareHandler<AppEnv> {
     const started = performance.now();
     metrics.httpInFlight.inc();
     try {
-      await withLogContext({ correlationId: c.get('correlationId') }, next);
+      await next();
     } finally {
       metrics.httpInFlight.dec();
       const seconds = (performance.now() - started) / 1000;
