@@ -1,5 +1,6 @@
 import { eq, getTableColumns, inArray } from 'drizzle-orm';
 import type { Database } from '../../db/database.ts';
+import { preparedByReferences } from '../../db/prepared-query.ts';
 import { articleOrganisationsTable } from '../../db/schema/articles.ts';
 import { organisationsTable } from '../../db/schema/organisations.ts';
 import { manyByKey, oneByKey } from '../batch.ts';
@@ -35,15 +36,15 @@ function listOrganisationsOfArticles(db: Database, articleReferences: References
     .orderBy(organisationsTable.name, organisationsTable.reference);
 }
 
+const findOrganisationsByReference = preparedByReferences('orgraph_organisations_by_reference', (db, match) =>
+  db.select().from(organisationsTable).where(match(organisationsTable.reference)),
+);
+
 export function createOrganisationLoaders(db: Database) {
   const byOrganisation = (row: { organisationReference: string }) => row.organisationReference;
   return {
     organisationByReference: oneByKey(
-      (references: References) =>
-        db
-          .select()
-          .from(organisationsTable)
-          .where(inArray(organisationsTable.reference, [...references])),
+      (references: References) => findOrganisationsByReference(db, references),
       (row) => row.reference,
     ),
     aliasesByOrganisation: manyByKey((references: References) => listAliases(db, references), byOrganisation),

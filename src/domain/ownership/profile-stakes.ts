@@ -1,5 +1,6 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.ts';
+import { preparedByReferences, type ReferenceQuery } from '../../db/prepared-query.ts';
 import { organisationsTable } from '../../db/schema/organisations.ts';
 import { type ProfileStake, profileStakesTable } from '../../db/schema/ownership.ts';
 import { profilesTable } from '../../db/schema/profiles.ts';
@@ -32,38 +33,40 @@ function selectNamedStakes(db: Database) {
     .innerJoin(organisationsTable, eq(organisationsTable.reference, s.organisationReference));
 }
 
-/** The people holding an active stake in each of `references`: control persons first, then by name. */
-export function listProfileOwners(db: Database, references: readonly string[]): Promise<NamedStake[]> {
-  const s = profileStakesTable;
-  return selectNamedStakes(db)
-    .where(and(inArray(s.organisationReference, [...references]), eq(s.isActive, true)))
-    .orderBy(
-      desc(s.isControlPerson),
-      asc(profilesTable.lastName),
-      asc(profilesTable.firstName),
-      asc(s.reference),
-    );
-}
+const s = profileStakesTable;
 
-/** Every stake of each of `profileReferences`, active first, then the latest start first. */
-export function listStakesOfProfiles(
-  db: Database,
-  profileReferences: readonly string[],
-): Promise<NamedStake[]> {
-  const s = profileStakesTable;
-  return selectNamedStakes(db)
-    .where(inArray(s.profileReference, [...profileReferences]))
-    .orderBy(
-      desc(s.isActive),
-      sql`${s.startDate} desc nulls last`,
-      asc(organisationsTable.name),
-      asc(s.reference),
-    );
-}
+/** The people holding an active stake in each of the organisations: control persons first, then by name. */
+export const listProfileOwners: ReferenceQuery<NamedStake> = preparedByReferences(
+  'orgraph_profile_owners',
+  (db, match) =>
+    selectNamedStakes(db)
+      .where(and(match(s.organisationReference), eq(s.isActive, true)))
+      .orderBy(
+        desc(s.isControlPerson),
+        asc(profilesTable.lastName),
+        asc(profilesTable.firstName),
+        asc(s.reference),
+      ),
+);
 
-export function listStakesByReference(db: Database, references: readonly string[]): Promise<NamedStake[]> {
-  return selectNamedStakes(db).where(inArray(profileStakesTable.reference, [...references]));
-}
+/** Every stake of each of the people, active first, then the latest start first. */
+export const listStakesOfProfiles: ReferenceQuery<NamedStake> = preparedByReferences(
+  'orgraph_stakes_of_profiles',
+  (db, match) =>
+    selectNamedStakes(db)
+      .where(match(s.profileReference))
+      .orderBy(
+        desc(s.isActive),
+        sql`${s.startDate} desc nulls last`,
+        asc(organisationsTable.name),
+        asc(s.reference),
+      ),
+);
+
+export const listStakesByReference: ReferenceQuery<NamedStake> = preparedByReferences(
+  'orgraph_stakes_by_reference',
+  (db, match) => selectNamedStakes(db).where(match(s.reference)),
+);
 
 /** Every stake a person holds or held (empty for an unknown person, as the interface asks). */
 export function getProfileStakes(db: Database, profileReference: string): Promise<NamedStake[]> {

@@ -1,5 +1,6 @@
-import { asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { asc, desc, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.ts';
+import { preparedByReferences, type ReferenceQuery } from '../../db/prepared-query.ts';
 import {
   type Experience,
   experiencesTable,
@@ -11,61 +12,55 @@ import {
 import { type Occupation, occupationsTable } from '../../db/schema/reference.ts';
 import { notFound } from '../errors.ts';
 
+export const findProfilesByReference: ReferenceQuery<Profile> = preparedByReferences(
+  'orgraph_profiles_by_reference',
+  (db, match) => db.select().from(profilesTable).where(match(profilesTable.reference)),
+);
+
 /** One profile; NOT_FOUND when no profile has `reference`. */
 export async function getProfile(db: Database, reference: string): Promise<Profile> {
-  const [profile] = await db.select().from(profilesTable).where(eq(profilesTable.reference, reference));
+  const [profile] = await findProfilesByReference(db, [reference]);
   if (!profile) throw notFound('profile', reference);
   return profile;
 }
 
-export function findProfilesByReference(db: Database, references: readonly string[]): Promise<Profile[]> {
-  return db
-    .select()
-    .from(profilesTable)
-    .where(inArray(profilesTable.reference, [...references]));
-}
+const e = experiencesTable;
 
 /** The work history of each person, in the order of `compareExperiences` (current roles first). */
-export function findExperiences(db: Database, profileReferences: readonly string[]): Promise<Experience[]> {
-  const e = experiencesTable;
-  return db
-    .select()
-    .from(e)
-    .where(inArray(e.profileReference, [...profileReferences]))
-    .orderBy(
-      e.profileReference,
-      sql`${e.endDate} is not null`,
-      sql`${e.startDate} desc nulls last`,
-      e.reference,
-    );
-}
+export const findExperiences: ReferenceQuery<Experience> = preparedByReferences(
+  'orgraph_experiences_of_profiles',
+  (db, match) =>
+    db
+      .select()
+      .from(e)
+      .where(match(e.profileReference))
+      .orderBy(
+        e.profileReference,
+        sql`${e.endDate} is not null`,
+        sql`${e.startDate} desc nulls last`,
+        e.reference,
+      ),
+);
 
-export function findExperiencesByReference(
-  db: Database,
-  references: readonly string[],
-): Promise<Experience[]> {
-  return db
-    .select()
-    .from(experiencesTable)
-    .where(inArray(experiencesTable.reference, [...references]));
-}
+export const findExperiencesByReference: ReferenceQuery<Experience> = preparedByReferences(
+  'orgraph_experiences_by_reference',
+  (db, match) => db.select().from(e).where(match(e.reference)),
+);
+
+const m = profileEmailsTable;
 
 /** Each person's email addresses, the most confident first. */
-export function findEmails(db: Database, profileReferences: readonly string[]): Promise<ProfileEmail[]> {
-  const m = profileEmailsTable;
-  return db
-    .select()
-    .from(m)
-    .where(inArray(m.profileReference, [...profileReferences]))
-    .orderBy(m.profileReference, desc(m.confidenceScore), asc(m.value), asc(m.reference));
-}
+export const findEmails: ReferenceQuery<ProfileEmail> = preparedByReferences(
+  'orgraph_emails_of_profiles',
+  (db, match) =>
+    db
+      .select()
+      .from(m)
+      .where(match(m.profileReference))
+      .orderBy(m.profileReference, desc(m.confidenceScore), asc(m.value), asc(m.reference)),
+);
 
-export function findOccupationsByReference(
-  db: Database,
-  references: readonly string[],
-): Promise<Occupation[]> {
-  return db
-    .select()
-    .from(occupationsTable)
-    .where(inArray(occupationsTable.reference, [...references]));
-}
+export const findOccupationsByReference: ReferenceQuery<Occupation> = preparedByReferences(
+  'orgraph_occupations_by_reference',
+  (db, match) => db.select().from(occupationsTable).where(match(occupationsTable.reference)),
+);

@@ -1,0 +1,53 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { Database } from './database.ts';
+
+/**
+ * A query built once per database and then only run with new values: Drizzle renders a query anew on every
+ * execution (a fifth of a REST profile request's CPU went there), while a prepared one keeps its text, which
+ * PostgreSQL then parses once per connection.
+ */
+export function preparedPerDatabase<Query>(build: (db: Database) => Query): (db: Database) => Query {
+  const built = new WeakMap<Database, Query>();
+  return (db) => {
+    let query = built.get(db);
+    if (query === undefined) {
+      query = build(db);
+      built.set(db, query);
+    }
+    return query;
+  };
+}
+
+/** Matches a reference column against the references a query is run with. */
+export type ReferenceMatch = (column: PgColumn) => SQL;
+
+interface Executable<Row> {
+  execute(values: Record<string, unknown>): Promise<Row[]>;
+}
+
+/** Rows for a list of references, one statement per call. */
+export type ReferenceQuery<Row> = (db: Database, references: readonly string[]) => Promise<Row[]>;
+
+/**
+ * A query over a list of references, prepared per database in two forms: `column = $1` for one reference and
+ * `column = any($1::uuid[])` for a batch, so that the text never depends on how many are asked for. Two forms,
+ * because PostgreSQL gives a prepared statement a generic plan after five runs, and the generic plan of `any($1)`
+ * expects ten references: for the single records of REST it chose bitmap scans that cost seven times the index
+ * scan (0.29 against 0.04 ms for a person's stakes, EXPLAIN ANALYZE).
+ */
+export function preparedByReferences<Row>(
+  name: string,
+  build: (db: Database, match: ReferenceMatch) => { prepare(name: string): Executable<Row> },
+): ReferenceQuery<Row> {
+  const one = preparedPerDatabase((db) =>
+    build(db, (column) => sql`${column} = ${sql.placeholder('reference')}::uuid`).prepare(`${name}_one`),
+  );
+  const many = preparedPerDatabase((db) =>
+    build(db, (column) => sql`${column} = any(${sql.placeholder('references')}::uuid[])`).prepare(name),
+  );
+  return (db, references) =>
+    references.length === 1
+      ? one(db).execute({ reference: references[0] })
+      : many(db).execute({ references });
+}
