@@ -22,23 +22,23 @@ export function preparedPerDatabase<Query>(build: (db: Database) => Query): (db:
 /** Matches a reference column against the references a query is run with. */
 export type ReferenceMatch = (column: PgColumn) => SQL;
 
-interface Executable<Row> {
-  execute(values: Record<string, unknown>): Promise<Row[]>;
-}
-
 /** Rows for a list of references, one statement per call. */
 export type ReferenceQuery<Row> = (db: Database, references: readonly string[]) => Promise<Row[]>;
 
+interface ReferenceQueryBuilder<Row> {
+  prepare(name: string): { execute(values: Record<string, unknown>): Promise<Row[]> };
+}
+
 /**
- * A query over a list of references, prepared per database in two forms: `column = $1` for one reference and
- * `column = any($1::uuid[])` for a batch, so that the text never depends on how many are asked for. Two forms,
- * because PostgreSQL gives a prepared statement a generic plan after five runs, and the generic plan of `any($1)`
- * expects ten references: for the single records of REST it chose bitmap scans that cost seven times the index
- * scan (0.29 against 0.04 ms for a person's stakes, EXPLAIN ANALYZE).
+ * A query over a list of references, prepared once per database in two forms: `column = $1` for one reference
+ * (a REST single record) and `column = any($1::uuid[])` for a batch (a dataloader's), so that the text never
+ * depends on how many are asked for. Two forms, because PostgreSQL gives a prepared statement a generic plan
+ * after five runs, and the generic plan of `any($1)` expects ten references: for one person's stakes it chose a
+ * bitmap scan that cost seven times the index scan (0.29 against 0.04 ms, EXPLAIN ANALYZE).
  */
 export function preparedByReferences<Row>(
   name: string,
-  build: (db: Database, match: ReferenceMatch) => { prepare(name: string): Executable<Row> },
+  build: (db: Database, match: ReferenceMatch) => ReferenceQueryBuilder<Row>,
 ): ReferenceQuery<Row> {
   const one = preparedPerDatabase((db) =>
     build(db, (column) => sql`${column} = ${sql.placeholder('reference')}::uuid`).prepare(`${name}_one`),
