@@ -1,4 +1,7 @@
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/server/app.ts';
 import { metrics } from '../../src/server/observability/metrics.ts';
 import { openTestApp, type TestApp } from '../support/test-app.ts';
 import {
@@ -330,6 +333,37 @@ describe('request body size', () => {
           },
         ],
       });
+    }
+  });
+
+  it('judges a declared body by its Content-Length over a real connection, the way the Node server runs', async () => {
+    const server = serve({ fetch: createApp(app.services).fetch, port: 0, hostname: '127.0.0.1' });
+    await new Promise((resolve) => server.once('listening', resolve));
+    const { port } = server.address() as AddressInfo;
+    const post = (path: string, body: string) =>
+      fetch(`http://127.0.0.1:${port}${path}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body,
+      });
+    try {
+      const over = await post(
+        '/graphql',
+        JSON.stringify({ query: `{ __typename }${' '.repeat(101 * 1024)}` }),
+      );
+      expect(over.status).toBe(413);
+      expect(await over.json()).toMatchObject({ errors: [{ extensions: { code: 'PAYLOAD_TOO_LARGE' } }] });
+      const under = await post(
+        '/graphql',
+        JSON.stringify({ query: `{ __typename }${' '.repeat(90 * 1024)}` }),
+      );
+      expect(under.status).toBe(200);
+      expect(await under.json()).toMatchObject({ data: { __typename: 'Query' } });
+      const search = await post('/v1/search/events', oversizedSearch);
+      expect(search.status).toBe(413);
+      expect((await search.json()).status.code).toBe(413);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
@@ -6,14 +7,29 @@ import type { AppEnv } from '../app-env.ts';
 /** Largest GraphQL request body; the token limit bounds the query itself, this bounds the variables too. */
 export const graphqlBodyLimitBytes = 100 * 1024;
 
-/** 413 when the request body is larger than `maxBytes` (declared or streamed), before anything parses it. */
+/** The Node request behind a Hono request, when it came through the Node server (not `app.request`). */
+function incomingOf(env: unknown): IncomingMessage | undefined {
+  return (env as { incoming?: IncomingMessage } | undefined)?.incoming;
+}
+
+/**
+ * 413 when the request body is larger than `maxBytes`, before anything parses it. A body with a Content-Length
+ * is judged by the header alone: Node's parser reads exactly that many bytes, and not touching the body keeps
+ * the Node server's fast path that hands it over without building a web Request around it (about 5 % of a small
+ * GraphQL request's CPU). A streamed body (no length) is counted as it arrives.
+ */
 export function limitBodySize(maxBytes: number): MiddlewareHandler<AppEnv> {
-  return bodyLimit({
-    maxSize: maxBytes,
-    onError: () => {
-      throw new HTTPException(413, {
-        message: `The request body is larger than the ${maxBytes / 1024} KiB this endpoint accepts.`,
-      });
-    },
-  });
+  const tooLarge = () => {
+    throw new HTTPException(413, {
+      message: `The request body is larger than the ${maxBytes / 1024} KiB this endpoint accepts.`,
+    });
+  };
+  const counted = bodyLimit({ maxSize: maxBytes, onError: tooLarge });
+  return async (c, next) => {
+    const headers = incomingOf(c.env)?.headers;
+    const declared = headers?.['content-length'];
+    if (declared === undefined || headers?.['transfer-encoding'] !== undefined) return counted(c, next);
+    if (Number(declared) > maxBytes) tooLarge();
+    await next();
+  };
 }
