@@ -159,6 +159,25 @@ describe('cost reporting', () => {
     expect(remaining(first)! - remaining(second)!).toBe(7);
   });
 
+  it('prices the same document anew for other variables and another operation', async () => {
+    const document =
+      'query Page($first: Int) { organisations(first: $first) { edges { node { name } } } } query One { __typename }';
+    const price = async (operationName: string, variables: Record<string, unknown>) => {
+      const response = await app.request('/graphql', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ query: document, operationName, variables }),
+      });
+      const body = (await response.json()) as { extensions?: { cost?: { requested?: number } } };
+      return body.extensions?.cost?.requested;
+    };
+    // 1 + first × 1 for the connection.
+    expect(await price('Page', { first: 5 })).toBe(6);
+    expect(await price('Page', { first: 50 })).toBe(51);
+    expect(await price('Page', { first: 5 })).toBe(6);
+    expect(await price('One', {})).toBe(0);
+  });
+
   it('keeps introspection allowed and cheap', async () => {
     const { body, sql } = await run(getIntrospectionQuery({ descriptions: true }));
     expect(body.errors).toBeUndefined();

@@ -1,5 +1,6 @@
 import type { Plugin } from '@envelop/core';
 import {
+  type DocumentNode,
   type ExecutionResult,
   type FragmentDefinitionNode,
   GraphQLError,
@@ -31,6 +32,49 @@ function withCost<Result extends ExecutionResult>(result: Result, cost: CostRepo
   return { ...result, extensions: { ...result.extensions, cost } };
 }
 
+type ExecuteArgs = Parameters<NonNullable<Plugin<RequestContext>['onExecute']>>[0]['args'];
+
+/** Prices per document (Yoga hands the same parsed document for the same query text), operation and variables. */
+const prices = new WeakMap<DocumentNode, Map<string, number>>();
+const maxPricesPerDocument = 100;
+
+/**
+ * The operation's cost, or undefined when there is nothing to price (no such operation, or variables that fail
+ * the execution before any resolver runs). Throws the GraphQLError of an operation that cannot be priced.
+ */
+function priceOperation(args: ExecuteArgs): number | undefined {
+  const key = JSON.stringify([args.operationName ?? null, args.variableValues ?? null]);
+  let known = prices.get(args.document);
+  const cached = known?.get(key);
+  if (cached !== undefined) return cached;
+
+  const operation = getOperationAST(args.document, args.operationName);
+  if (!operation) return undefined;
+  const variables = getVariableValues(
+    args.schema,
+    operation.variableDefinitions ?? [],
+    (args.variableValues ?? {}) as Record<string, unknown>,
+  );
+  if (variables.errors) return undefined;
+  const fragments: Record<string, FragmentDefinitionNode> = {};
+  for (const definition of args.document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
+  }
+  const price = measureOperationCost({
+    schema: args.schema,
+    operation,
+    fragments,
+    variables: variables.coerced,
+  });
+  if (!known) {
+    known = new Map();
+    prices.set(args.document, known);
+  }
+  if (known.size >= maxPricesPerDocument) known.delete(known.keys().next().value!);
+  known.set(key, price);
+  return price;
+}
+
 /**
  * Prices each operation before it executes (see `measureOperationCost`), refuses it above the plan's
  * `graphqlCost.maxPerQuery` or beyond the points left in the window (429), and charges it to the token.
@@ -40,33 +84,16 @@ export function useCostLimit(quotas: Quotas): Plugin<RequestContext> {
   return {
     async onExecute({ args, setResultAndStopExecution }) {
       const viewer = args.contextValue.viewer;
-      const operation = getOperationAST(args.document, args.operationName);
-      if (!viewer || !operation) return;
-      // Invalid variables fail the execution before any resolver runs; there is nothing to price.
-      const variables = getVariableValues(
-        args.schema,
-        operation.variableDefinitions ?? [],
-        (args.variableValues ?? {}) as Record<string, unknown>,
-      );
-      if (variables.errors) return;
-
-      const fragments: Record<string, FragmentDefinitionNode> = {};
-      for (const definition of args.document.definitions) {
-        if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
-      }
-      let requested: number;
+      if (!viewer) return;
+      let requested: number | undefined;
       try {
-        requested = measureOperationCost({
-          schema: args.schema,
-          operation,
-          fragments,
-          variables: variables.coerced,
-        });
+        requested = priceOperation(args);
       } catch (error) {
         if (!(error instanceof GraphQLError)) throw error;
         setResultAndStopExecution({ errors: [error] });
         return;
       }
+      if (requested === undefined) return;
 
       const { maxPerQuery } = viewer.plan.graphqlCost;
       if (requested > maxPerQuery) {
