@@ -10,6 +10,7 @@ import {
   organisationAliasesTable,
   organisationDomainsTable,
   organisationIndustriesTable,
+  organisationNamesTable,
   organisationPhonesTable,
   organisationScoresTable,
   organisationsTable,
@@ -150,7 +151,11 @@ export async function seedDatabase(handle: DatabaseHandle, options: SeedOptions)
 
   await withBulkLoader(handle.driver, async (loader) => {
     // Also when the database looks empty: leftovers without organisations must not collide with the new rows.
-    const tableNames = seededTables.map((table) => getTableName(table));
+    // organisation_names is filled by the triggers on organisations (migration 0007), statement by statement.
+    const tableNames = [
+      ...seededTables.map((table) => getTableName(table)),
+      getTableName(organisationNamesTable),
+    ];
     await loader.execute(`truncate ${tableNames.map((name) => `"${name}"`).join(', ')}`);
     const restore = await suspendConstraintsAndIndexes(loader, tableNames);
     const pipeline = new LoadPipeline(loader, rows);
@@ -192,13 +197,15 @@ export async function seedDatabase(handle: DatabaseHandle, options: SeedOptions)
     if (handle.driver.kind === 'postgres') await tx.execute(sql`set local statement_timeout = 0`);
     await refreshOrganisationActivity(tx as unknown as Database);
     await tx.execute(
-      sql.raw(`analyze ${[...seededTables.map((t) => getTableName(t)), 'organisation_activity'].join(', ')}`),
+      sql.raw(
+        `analyze ${[...seededTables, organisationNamesTable].map((t) => getTableName(t)).join(', ')}, organisation_activity`,
+      ),
     );
   });
   // Outside any transaction (VACUUM refuses one): marks the pages of the tables the lists filter on as
   // all-visible, so that their covering indexes are read alone rather than row by row.
   await handle.db.execute(
-    sql`vacuum (analyze) organisations, organisation_industries, organisation_addresses, organisation_activity`,
+    sql`vacuum (analyze) organisations, organisation_names, organisation_industries, organisation_addresses, organisation_activity`,
   );
   report({ table: 'activity', done: 1, total: 1 });
 

@@ -90,6 +90,16 @@ describe('seedDatabase', () => {
     expect(report.seconds).toBeGreaterThan(0);
   });
 
+  it('fills organisation_names with every organisation, through the triggers on organisations', async () => {
+    expect(
+      await count(sql`select count(*) as n from organisations o full join organisation_names n using (reference)
+        where o.reference is null or n.reference is null
+          or (n.name, n.name_lower, n.status, n.verified, n.confidence, n.is_fund, n.has_activity)
+            is distinct from (o.name, lower(o.name), o.status, o.verified, o.confidence, o.is_fund, o.has_activity)`),
+    ).toBe(0);
+    expect(await count(sql`select count(*) as n from organisation_names`)).toBe(report.rows.organisations);
+  });
+
   it('refuses to seed over existing data without reset', async () => {
     await expect(seedDatabase(handle, { scale, now })).rejects.toThrow(
       'the database already holds data; pass --reset to replace it',

@@ -61,7 +61,6 @@ export const organisationsTable = pgTable(
   },
   (t) => [
     check('organisations_confidence_range', sql`${t.confidence} between 0 and 100`),
-    index('organisations_name_trgm').using('gin', sql`${t.name} gin_trgm_ops`),
     // The list's order, carrying the columns its common filters test, so that skipping to a deep page reads
     // the index alone (an index-only scan) rather than every skipped row.
     index('organisations_name_order').on(
@@ -75,6 +74,31 @@ export const organisationsTable = pgTable(
     ),
     index('organisations_status').on(t.status),
   ],
+);
+
+/**
+ * The columns the organisation list filters on, one narrow row per organisation (about 110 bytes against 385),
+ * with the name lower-cased once. A name substring is matched here: the trigram index's candidates are
+ * rechecked on a few small pages instead of the wide rows, and with `like` on `name_lower` instead of `ilike`,
+ * which lower-cases every candidate. `name_lower like lower(pattern)` is what PostgreSQL does for
+ * `name ilike pattern` in a UTF-8 database, so the matches are the same. Kept by triggers on `organisations`
+ * (migration 0007: every insert and update copies these columns, a delete cascades), never written directly.
+ */
+export const organisationNamesTable = pgTable(
+  'organisation_names',
+  {
+    reference: uuid()
+      .primaryKey()
+      .references(() => organisationsTable.reference, { onDelete: 'cascade', onUpdate: 'cascade' }),
+    name: text().notNull(),
+    nameLower: text().notNull().generatedAlwaysAs(sql`lower("name")`),
+    status: organisationStatusEnum().notNull(),
+    verified: boolean().notNull(),
+    confidence: smallint().notNull(),
+    isFund: boolean().notNull(),
+    hasActivity: boolean().notNull(),
+  },
+  (t) => [index('organisation_names_trgm').using('gin', sql`${t.nameLower} gin_trgm_ops`)],
 );
 
 export const organisationAliasesTable = pgTable(

@@ -3,6 +3,7 @@ import type { Database } from '../../db/database.ts';
 import {
   type Organisation,
   type OrganisationStatus,
+  organisationNamesTable,
   organisationsTable,
   type ScoreDimension,
 } from '../../db/schema/organisations.ts';
@@ -59,13 +60,59 @@ export function organisationSortKey(organisation: Organisation): OrganisationSor
   return { name: organisation.name, reference: organisation.reference };
 }
 
-/** The conditions of a filter on `organisations`; throws an invalid parameter for a value out of range. */
-export function organisationConditions(filter: OrganisationFilter): SQL[] {
-  const o = organisationsTable;
+/**
+ * Where a list reads the organisations it filters: `organisations` itself, or its narrow mirror
+ * `organisation_names`, which has every column the filters test under the same names.
+ */
+type OrganisationSource = typeof organisationsTable | typeof organisationNamesTable;
+
+/**
+ * Where a page of the list reads its matches: the narrow `organisation_names` when the name substring has three
+ * characters or more (its trigram index finds the candidates, rechecked on small rows), else `organisations`,
+ * whose covering index in name order serves a page of a broad filter without reading every match.
+ */
+function pageSourceOf(filter: OrganisationFilter): OrganisationSource {
+  return hasName(filter) && filter.name.length >= 3 ? organisationNamesTable : organisationsTable;
+}
+
+/** Where a count reads: counting a name filter reads every match, which the narrow rows make cheaper. */
+function countSourceOf(filter: OrganisationFilter): OrganisationSource {
+  return hasName(filter) ? organisationNamesTable : organisationsTable;
+}
+
+/**
+ * The list's sort name on `source`. `name || ''` sorts exactly as `name` but hides the name index of
+ * `organisations` from the planner (see isNarrow); `organisation_names` has no such index to hide.
+ */
+function sortNameOf(source: OrganisationSource, filter: OrganisationFilter): SQL {
+  return source === organisationsTable && isNarrow(filter)
+    ? sql`(${source.name} || '')`
+    : sql`${source.name}`;
+}
+
+function hasName(filter: OrganisationFilter): filter is OrganisationFilter & { name: string } {
+  return filter.name !== undefined && filter.name !== '';
+}
+
+/**
+ * The conditions of a filter on `source` (`organisations` unless given); throws an invalid parameter for a
+ * value out of range.
+ */
+export function organisationConditions(
+  filter: OrganisationFilter,
+  source: OrganisationSource = organisationsTable,
+): SQL[] {
+  const o = source;
   const conditions: SQL[] = [];
 
-  if (filter.name !== undefined && filter.name !== '') {
-    conditions.push(sql`${o.name} ilike ${likeSubstring(filter.name)}`);
+  if (hasName(filter)) {
+    const pattern = likeSubstring(filter.name);
+    // On a UTF-8 database `name ilike p` is `lower(name) like lower(p)`: name_lower holds lower(name) already.
+    conditions.push(
+      source === organisationNamesTable
+        ? sql`${organisationNamesTable.nameLower} like lower(${pattern})`
+        : sql`${organisationsTable.name} ilike ${pattern}`,
+    );
   }
 
   const wantsActivity = (filter.activityTypes?.length ?? 0) > 0 || filter.activityPeriod !== undefined;
@@ -152,27 +199,27 @@ export async function findOrganisations(
   window: ListWindow<OrganisationSortKey>,
 ): Promise<Organisation[]> {
   const o = organisationsTable;
-  const conditions = organisationConditions(filter);
+  const source = pageSourceOf(filter);
+  const conditions = organisationConditions(filter, source);
   if (window.after) {
     conditions.push(
-      sql`(${o.name}, ${o.reference}) > (${window.after.name}, ${window.after.reference}::uuid)`,
+      sql`(${source.name}, ${source.reference}) > (${window.after.name}, ${window.after.reference}::uuid)`,
     );
   }
   if (window.before) {
     conditions.push(
-      sql`(${o.name}, ${o.reference}) < (${window.before.name}, ${window.before.reference}::uuid)`,
+      sql`(${source.name}, ${source.reference}) < (${window.before.name}, ${window.before.reference}::uuid)`,
     );
   }
   const order = window.inverted ? [desc(o.name), desc(o.reference)] : [asc(o.name), asc(o.reference)];
-  // `name || ''` sorts exactly as `name` but hides the name index from the planner (see isNarrow).
-  const sortName = isNarrow(filter) ? sql`(${o.name} || '')` : sql`${o.name}`;
+  const sortName = sortNameOf(source, filter);
   const keyOrder = window.inverted
-    ? [sql`${sortName} desc`, desc(o.reference)]
-    : [sortName, asc(o.reference)];
+    ? [sql`${sortName} desc`, desc(source.reference)]
+    : [sortName, asc(source.reference)];
   // The page's references first, then their rows: a deep page skips index entries, not whole rows.
   const page = db
-    .select({ reference: o.reference })
-    .from(o)
+    .select({ reference: source.reference })
+    .from(source)
     .where(and(...conditions))
     .orderBy(...keyOrder)
     .limit(window.limit);
@@ -215,16 +262,17 @@ export async function findOrganisationsPage(
     return { rows, total };
   }
   const o = organisationsTable;
+  const source = pageSourceOf(filter);
   const page = db
     .select({
-      reference: o.reference,
+      reference: source.reference,
       // Named apart from the table's own columns, which the outer query selects beside it.
-      sortName: sql<string>`${o.name}`.as('sort_name'),
+      sortName: sql<string>`${source.name}`.as('sort_name'),
       matches: sql<string>`count(*) over ()`.as('matches'),
     })
-    .from(o)
-    .where(and(...organisationConditions(filter)))
-    .orderBy(sql`(${o.name} || '')`, asc(o.reference))
+    .from(source)
+    .where(and(...organisationConditions(filter, source)))
+    .orderBy(sortNameOf(source, filter), asc(source.reference))
     .limit(window.limit)
     .offset(window.offset)
     .as('page');
@@ -247,9 +295,10 @@ export async function countOrganisations(
   filter: OrganisationFilter,
   options: { timeoutMs: number },
 ): Promise<Total> {
-  const conditions = organisationConditions(filter);
+  const source = countSourceOf(filter);
+  const conditions = organisationConditions(filter, source);
   const where = conditions.length > 0 ? sql` where ${and(...conditions)}` : sql``;
-  return countWithinLimit(db, sql`select count(*) as count from ${organisationsTable}${where}`, {
+  return countWithinLimit(db, sql`select count(*) as count from ${source}${where}`, {
     table: 'organisations',
     timeoutMs: options.timeoutMs,
   });

@@ -2,7 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { type Database, queryRows } from '../../db/database.ts';
 import { eventsTable, eventTypes } from '../../db/schema/events.ts';
-import { organisationsTable } from '../../db/schema/organisations.ts';
+import { organisationNamesTable } from '../../db/schema/organisations.ts';
 import { occupationsTable } from '../../db/schema/reference.ts';
 import { invalidParameter } from '../errors.ts';
 import { countWithinLimit, likeSubstring, type Total } from '../paging.ts';
@@ -58,35 +58,37 @@ function distinctValues(name: string, column: PgColumn): SQL {
 }
 
 /**
- * Every matching suggestion as (field type ordinal, label, value): organisations and occupations by
- * name (trigram indexes serve the substring match), move types, deal statuses and deal types as the
- * distinct values present in the data, event types from their fixed list.
+ * Every matching suggestion as (field type ordinal, label, lower-case label, value): organisations by name on
+ * their narrow mirror `organisation_names` (its trigram index finds the candidates, `name_lower like lower(p)`
+ * is `name ilike p` on a UTF-8 database, without lower-casing every candidate again), occupations by name, move
+ * types, deal statuses and deal types as the distinct values present in the data, event types from their fixed
+ * list.
  */
 function matchesQuery(text: string): SQL {
   const pattern = likeSubstring(text);
   const ordinal = (fieldType: (typeof suggestionFieldTypes)[number]) =>
     sql.raw(String(suggestionFieldTypes.indexOf(fieldType)));
-  const o = organisationsTable;
+  const n = organisationNamesTable;
   const oc = occupationsTable;
   return sql`with recursive
     ${distinctValues('move_types', eventsTable.moveType)},
     ${distinctValues('deal_statuses', eventsTable.dealStatus)},
     ${distinctValues('deal_types', eventsTable.dealType)},
-    matches(field_type, label, value) as (
-      select ${ordinal('Organisation')}, ${o.name}, ${o.reference}::text from ${o} where ${o.name} ilike ${pattern}
+    matches(field_type, label, label_lower, value) as (
+      select ${ordinal('Organisation')}, ${n.name}, ${n.nameLower}, ${n.reference}::text from ${n} where ${n.nameLower} like lower(${pattern})
       union all
-      select ${ordinal('Occupation')}, ${oc.name}, ${oc.reference}::text from ${oc} where ${oc.name} ilike ${pattern}
+      select ${ordinal('Occupation')}, ${oc.name}, lower(${oc.name}), ${oc.reference}::text from ${oc} where ${oc.name} ilike ${pattern}
       union all
-      select ${ordinal('MoveType')}, v, v from move_types where v ilike ${pattern}
+      select ${ordinal('MoveType')}, v, lower(v), v from move_types where v ilike ${pattern}
       union all
-      select ${ordinal('EventType')}, t, t from unnest(array[${sql.join(
+      select ${ordinal('EventType')}, t, lower(t), t from unnest(array[${sql.join(
         eventTypes.map((type) => sql`${type}`),
         sql`, `,
       )}]::text[]) as t where t ilike ${pattern}
       union all
-      select ${ordinal('DealStatus')}, v, v from deal_statuses where v ilike ${pattern}
+      select ${ordinal('DealStatus')}, v, lower(v), v from deal_statuses where v ilike ${pattern}
       union all
-      select ${ordinal('DealType')}, v, v from deal_types where v ilike ${pattern}
+      select ${ordinal('DealType')}, v, lower(v), v from deal_types where v ilike ${pattern}
     )`;
 }
 
@@ -106,8 +108,8 @@ export async function findSuggestions(
     sql`${matchesQuery(query)}
     select field_type, label, value from matches
     order by
-      case when lower(label) = lower(${query}) then 0 when starts_with(lower(label), lower(${query})) then 1 else 2 end,
-      lower(label) collate "C", label collate "C", field_type, value collate "C"
+      case when label_lower = lower(${query}) then 0 when starts_with(label_lower, lower(${query})) then 1 else 2 end,
+      label_lower collate "C", label collate "C", field_type, value collate "C"
     limit ${window.limit} offset ${window.offset}`,
   );
   return rows.map((row) => ({

@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createScratchDatabase,
+  type ScratchDatabase,
+} from '../../../test/reliability/support/scratch-postgres.ts';
+import { loadPlans } from '../../auth/plans.ts';
+import { loadConfig } from '../../config.ts';
+import { type DatabaseHandle, openDatabase, queryRows } from '../../db/database.ts';
+import { migrateDatabase } from '../../db/migrate.ts';
+import { refreshOrganisationActivity } from '../activity.ts';
+import { likeSubstring } from '../paging.ts';
+import { findSuggestions } from '../suggestions/find-suggestions.ts';
+import { countOrganisations, findOrganisations, findOrganisationsPage } from './find-organisations.ts';
+
+// A store of its own (a scratch database on PostgreSQL, a temporary directory embedded), since the test writes
+// organisations.
+let scratch: ScratchDatabase | undefined;
+let directory: string | undefined;
+let handle: DatabaseHandle;
+
+beforeAll(async () => {
+  if (process.env.DATABASE_URL) {
+    scratch = await createScratchDatabase('names');
+    handle = await openDatabase(loadConfig({ DATABASE_URL: scratch.url }));
+  } else {
+    directory = await mkdtemp(join(tmpdir(), 'orgraph-names-'));
+    handle = await openDatabase(loadConfig({ DATABASE_URL: '', DATA_DIR: directory }));
+    await migrateDatabase(handle, loadPlans().keys());
+  }
+});
+
+afterAll(async () => {
+  await handle?.close();
+  await scratch?.drop();
+  if (directory) await rm(directory, { recursive: true, force: true });
+});
+
+/** Rows where organisation_names differs from the columns it mirrors (missing, extra or different). */
+async function differences(): Promise<unknown[]> {
+  return queryRows(
+    handle.db,
+    sql`select o.reference as organisation, n.reference as mirror
+      from organisations o full join organisation_names n on n.reference = o.reference
+      where o.reference is null or n.reference is null
+        or (n.name, n.name_lower, n.status, n.verified, n.confidence, n.is_fund, n.has_activity)
+          is distinct from (o.name, lower(o.name), o.status, o.verified, o.confidence, o.is_fund, o.has_activity)`,
+  );
+}
+
+async function insert(reference: string, name: string): Promise<void> {
+  await handle.db.execute(sql`
+    insert into organisations (reference, name, status, verified, confidence, is_fund, employees)
+    values (${reference}, ${name}, 'active', true, 50, false, 10)`);
+}
+
+// Names whose lower case differs from the upper case in length or form: dotted capital I, capital sharp s,
+// final sigma, a titlecase digraph, the Kelvin and Ohm signs, a Roman numeral, and the LIKE metacharacters.
+const names = [
+  'İSTANBUL Ticaret',
+  'GROẞE Straße GmbH',
+  'ΟΔΥΣΣΕΥΣ Shipping',
+  'ǅemal Holdings',
+  '5 K Labs',
+  '10 Ω Audio',
+  'Ⅻ Partners',
+  '100% Natural_Foods \\ Co',
+  'Plain Name Ltd',
+];
+const needles = [
+  'i',
+  'İs',
+  'istanbul',
+  'ss',
+  'ß',
+  'ẞe',
+  'σσ',
+  'ς',
+  'ǆ',
+  'ǅem',
+  'k ',
+  'ω',
+  'ⅻ',
+  '%',
+  '_',
+  '\\',
+  '0% n',
+  'plain',
+];
+
+describe('organisation_names', () => {
+  const references = names.map(() => randomUUID());
+
+  it('mirrors organisations through inserts, updates, deletes and the activity refresh', async () => {
+    for (const [index, name] of names.entries()) await insert(references[index]!, name);
+    expect(await differences()).toEqual([]);
+
+    await handle.db.execute(sql`update organisations set confidence = 3, status = 'dormant', is_fund = true
+      where reference = ${references[0]!}`);
+    await handle.db.execute(sql`update organisations set name = name || ' Renamed', verified = false
+      where reference = ${references[1]!}`);
+    await handle.db.execute(sql`update organisations set description = 'Only the description'`);
+    expect(await differences()).toEqual([]);
+
+    await handle.db.execute(sql`
+      insert into events (reference, type, summary, publish_date, organisation_reference)
+      values (${randomUUID()}, 'funding', 'A round', now(), ${references[2]!})`);
+    await refreshOrganisationActivity(handle.db);
+    const [flag] = await queryRows<{ has_activity: boolean }>(
+      handle.db,
+      sql`select has_activity from organisation_names where reference = ${references[2]!}`,
+    );
+    expect(flag?.has_activity).toBe(true);
+    expect(await differences()).toEqual([]);
+
+    const gone = randomUUID();
+    await insert(gone, 'Short Lived');
+    await handle.db.execute(sql`delete from organisations where reference = ${gone}`);
+    expect(await differences()).toEqual([]);
+  });
+
+  it('matches a substring exactly as `name ilike` does, for every name and needle', async () => {
+    for (const needle of needles) {
+      const pattern = likeSubstring(needle);
+      const byIlike = await queryRows<{ reference: string }>(
+        handle.db,
+        sql`select reference from organisations where name ilike ${pattern} order by reference`,
+      );
+      const byMirror = await queryRows<{ reference: string }>(
+        handle.db,
+        sql`select reference from organisation_names where name_lower like lower(${pattern}) order by reference`,
+      );
+      expect(byMirror, needle).toEqual(byIlike);
+
+      // The list, its count and suggestions, which read the mirror, agree with it.
+      const filter = { name: needle, showEmpty: true, kind: 'all' } as const;
+      const expected = byIlike.map((row) => row.reference).sort();
+      const listed = await findOrganisations(handle.db, filter, { limit: 100 });
+      expect(listed.map((row) => row.reference).sort(), needle).toEqual(expected);
+      const total = await countOrganisations(handle.db, filter, { timeoutMs: 5_000 });
+      expect(total.value, needle).toBe(expected.length);
+      const page = await findOrganisationsPage(
+        handle.db,
+        filter,
+        { limit: 100, offset: 0 },
+        { timeoutMs: 5_000 },
+      );
+      expect(page.total.value, needle).toBe(expected.length);
+      const suggested = await findSuggestions(handle.db, needle, { limit: 100, offset: 0 });
+      expect(
+        suggested
+          .filter((row) => row.fieldType === 'Organisation')
+          .map((row) => row.value)
+          .sort(),
+        needle,
+      ).toEqual(expected);
+    }
+  });
+});
