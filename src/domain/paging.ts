@@ -34,17 +34,59 @@ export interface CountOptions {
  */
 export function countWithinLimit(db: Database, countQuery: SQL, options: CountOptions): Promise<Total> {
   const { sql: text, params } = keyDialect.sqlToQuery(countQuery);
+  const counts = recentCountsOf(db);
+  const now = Date.now();
+  const besidePage = counts.get(pageCountKey(options.table, text, params));
+  if (besidePage && besidePage.expires > now) {
+    return besidePage.total.then((total) => total ?? countWithinLimit(db, countQuery, options));
+  }
   const key = JSON.stringify([options.table, options.timeoutMs, text, params]);
+  const recent = counts.get(key);
+  if (recent && recent.expires > now) return recent.total as Promise<Total>;
+  return remember(counts, key, countNow(db, countQuery, options));
+}
+
+/**
+ * Lets a page statement that counts its matches beside its rows (`count(*) over ()`) answer the count of the
+ * same matches: `pageCount` resolves to that count, or to null when the page came back empty past the last
+ * match and so counted nothing. From now on, for {@link countReuseMs}, a {@link countWithinLimit} of
+ * `countQuery` with any time limit takes this exact count, also while the page is still running, instead of
+ * matching everything again; after a null it counts on its own. Call it before the page's first await, so that
+ * a count asked beside the page finds it.
+ */
+export function countBesidePage(
+  db: Database,
+  countQuery: SQL,
+  table: string,
+  pageCount: Promise<number | null>,
+): void {
+  const { sql: text, params } = keyDialect.sqlToQuery(countQuery);
+  const counts = recentCountsOf(db);
+  const key = pageCountKey(table, text, params);
+  const total: Promise<Total | null> = pageCount.then((count) => {
+    if (count !== null) return { value: count, isEstimate: false };
+    if (counts.get(key)?.total === total) counts.delete(key);
+    return null;
+  });
+  remember(counts, key, total);
+}
+
+function pageCountKey(table: string, text: string, params: unknown[]): string {
+  return JSON.stringify(['page', table, text, params]);
+}
+
+function recentCountsOf(db: Database): RecentCounts {
   let counts = recentCounts.get(db);
   if (!counts) {
     counts = new Map();
     recentCounts.set(db, counts);
   }
-  const now = Date.now();
-  const recent = counts.get(key);
-  if (recent && recent.expires > now) return recent.total;
-  const total = countNow(db, countQuery, options);
-  counts.set(key, { total, expires: now + countReuseMs });
+  return counts;
+}
+
+function remember<T extends Total | null>(counts: RecentCounts, key: string, total: Promise<T>): Promise<T> {
+  counts.delete(key);
+  counts.set(key, { total, expires: Date.now() + countReuseMs });
   if (counts.size > maxRecentCounts) counts.delete(counts.keys().next().value!);
   // A failed count is not remembered: the next request tries again.
   total.catch(() => {
@@ -60,7 +102,9 @@ export function countWithinLimit(db: Database, countQuery: SQL, options: CountOp
  */
 export const countReuseMs = 30_000;
 const maxRecentCounts = 2_000;
-const recentCounts = new WeakMap<Database, Map<string, { total: Promise<Total>; expires: number }>>();
+/** Counts by query: a count within a time limit, or one a page statement made beside its rows (null: none). */
+type RecentCounts = Map<string, { total: Promise<Total | null>; expires: number }>;
+const recentCounts = new WeakMap<Database, RecentCounts>();
 /** Renders a count query to text for the key only; the query itself runs on the caller's database. */
 const keyDialect = new PgDialect({ casing: 'snake_case' });
 

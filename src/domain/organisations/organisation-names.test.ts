@@ -10,11 +10,11 @@ import {
 } from '../../../test/reliability/support/scratch-postgres.ts';
 import { loadPlans } from '../../auth/plans.ts';
 import { loadConfig } from '../../config.ts';
-import { type DatabaseHandle, openDatabase, queryRows } from '../../db/database.ts';
+import { countStatements, type DatabaseHandle, openDatabase, queryRows } from '../../db/database.ts';
 import { migrateDatabase } from '../../db/migrate.ts';
 import { refreshOrganisationActivity } from '../activity.ts';
 import { likeSubstring } from '../paging.ts';
-import { findSuggestions } from '../suggestions/find-suggestions.ts';
+import { countSuggestions, findSuggestions } from '../suggestions/find-suggestions.ts';
 import { countOrganisations, findOrganisations, findOrganisationsPage } from './find-organisations.ts';
 
 // A store of its own (a scratch database on PostgreSQL, a temporary directory embedded), since the test writes
@@ -159,5 +159,35 @@ describe('organisation_names', () => {
         needle,
       ).toEqual(expected);
     }
+  });
+});
+
+describe('suggestions', () => {
+  it('count beside their page: one statement answers both', async () => {
+    const { result, statements } = await countStatements(() =>
+      Promise.all([
+        findSuggestions(handle.db, 'Partners', { limit: 10, offset: 0 }),
+        countSuggestions(handle.db, 'Partners', 200),
+      ]),
+    );
+    const [rows, total] = result;
+    expect(statements).toBe(1);
+    expect(total).toEqual({ value: rows.length, isEstimate: false });
+    expect(rows.length).toBeGreaterThan(0);
+  });
+
+  it('count on their own past the last match', async () => {
+    const text = 'Audio';
+    const all = await findSuggestions(handle.db, text, { limit: 100, offset: 0 });
+    const { result, statements } = await countStatements(() =>
+      Promise.all([
+        findSuggestions(handle.db, `  ${text}`, { limit: 10, offset: 50 }),
+        countSuggestions(handle.db, `  ${text}`, 200),
+      ]),
+    );
+    expect(result[0]).toEqual([]);
+    expect(result[1]).toEqual({ value: all.length, isEstimate: false });
+    // The page, then the count's own time limit and statement.
+    expect(statements).toBe(3);
   });
 });

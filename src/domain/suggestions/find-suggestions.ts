@@ -5,7 +5,7 @@ import { eventsTable, eventTypes } from '../../db/schema/events.ts';
 import { organisationNamesTable } from '../../db/schema/organisations.ts';
 import { occupationsTable } from '../../db/schema/reference.ts';
 import { invalidParameter } from '../errors.ts';
-import { countWithinLimit, likeSubstring, type Total } from '../paging.ts';
+import { countBesidePage, countWithinLimit, likeSubstring, type Total } from '../paging.ts';
 import type { SupportedFieldType } from '../searches/chips.ts';
 
 /** Suggested field types, in the order the interface names them; ties in a ranking follow this order. */
@@ -92,10 +92,17 @@ function matchesQuery(text: string): SQL {
     )`;
 }
 
+/** The count of every match, as {@link countSuggestions} asks it and {@link findSuggestions} answers it. */
+function countQuery(query: string): SQL {
+  return sql`${matchesQuery(query)} select count(*) as count from matches`;
+}
+
 /**
  * Suggestions whose label contains `text` (case-insensitive), best first: an exact match, then a
  * prefix, then any substring; ties by label (case-insensitive, then as written, byte order so both
- * drivers agree), then field type in the interface's order, then value.
+ * drivers agree), then field type in the interface's order, then value. The page counts every match
+ * beside it (`count(*) over ()`), and a {@link countSuggestions} of the same text takes that count instead of
+ * matching everything again.
  */
 export async function findSuggestions(
   db: Database,
@@ -103,16 +110,20 @@ export async function findSuggestions(
   window: { limit: number; offset: number },
 ): Promise<Suggestion[]> {
   const query = normaliseSuggestionQuery(text);
-  const rows = await queryRows<{ field_type: number; label: string; value: string }>(
+  const rows = queryRows<{ field_type: number; label: string; value: string; matches: string | number }>(
     db,
     sql`${matchesQuery(query)}
-    select field_type, label, value from matches
+    select field_type, label, value, count(*) over () as matches from matches
     order by
       case when label_lower = lower(${query}) then 0 when starts_with(label_lower, lower(${query})) then 1 else 2 end,
       label_lower collate "C", label collate "C", field_type, value collate "C"
     limit ${window.limit} offset ${window.offset}`,
   );
-  return rows.map((row) => ({
+  const matches = rows.then((page) =>
+    page.length > 0 ? Number(page[0]!.matches) : window.offset === 0 ? 0 : null,
+  );
+  countBesidePage(db, countQuery(query), 'organisations', matches);
+  return (await rows).map((row) => ({
     fieldType: suggestionFieldTypes[Number(row.field_type)]!,
     label: row.label,
     value: row.value,
@@ -120,11 +131,11 @@ export async function findSuggestions(
   }));
 }
 
-/** How many suggestions match over every field type, under the count time limit. */
+/**
+ * How many suggestions match over every field type, under the count time limit; the count a page of the same
+ * text made beside its rows when there is one (see {@link findSuggestions}).
+ */
 export async function countSuggestions(db: Database, text: string, timeoutMs: number): Promise<Total> {
   const query = normaliseSuggestionQuery(text);
-  return countWithinLimit(db, sql`${matchesQuery(query)} select count(*) as count from matches`, {
-    table: 'organisations',
-    timeoutMs,
-  });
+  return countWithinLimit(db, countQuery(query), { table: 'organisations', timeoutMs });
 }
