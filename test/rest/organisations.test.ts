@@ -259,6 +259,21 @@ describe('GET /v1/organisations: filters', () => {
     expect(new Set(countries.map((row) => row.country))).toEqual(new Set(['GB']));
   });
 
+  it('country with industry and status (a narrow filter): the rows and order of the same filter on organisations', async () => {
+    const expected = await rows<{ reference: string }>(
+      sql`select reference from organisations o where not is_fund and confidence >= 10 and status = 'active' and ${hasActivity}
+          and exists (select 1 from organisation_addresses ad where ad.organisation_reference = o.reference and ad.kind = 'company' and ad.country = 'US')
+          and exists (select 1 from organisation_industries i where i.organisation_reference = o.reference and i.industry_code like '45%')
+          order by name, reference`,
+    );
+    expect(expected.length).toBeGreaterThan(0);
+    const { rows: listed, total } = await walk(
+      '?country=US&industry=45&status=active&min_confidence=10&limit=7',
+    );
+    expect(total).toBe(expected.length);
+    expect(listed.map((row) => row.reference)).toEqual(expected.map((row) => row.reference));
+  });
+
   it('type: funds excluded by default, only funds with fund, both with all', async () => {
     const base = '?show_empty=true';
     const [companies, funds, everything] = await Promise.all([

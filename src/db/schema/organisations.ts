@@ -98,7 +98,20 @@ export const organisationNamesTable = pgTable(
     isFund: boolean().notNull(),
     hasActivity: boolean().notNull(),
   },
-  (t) => [index('organisation_names_trgm').using('gin', sql`${t.nameLower} gin_trgm_ops`)],
+  (t) => [
+    index('organisation_names_trgm').using('gin', sql`${t.nameLower} gin_trgm_ops`),
+    // A narrow filter of the list (two of country, industry and score) finds its candidates in the child tables'
+    // indexes and looks each one up here: with the columns it tests and sorts by, the lookup reads the index alone.
+    index('organisation_names_lookup').on(
+      t.reference,
+      t.status,
+      t.confidence,
+      t.hasActivity,
+      t.isFund,
+      t.verified,
+      t.name,
+    ),
+  ],
 );
 
 export const organisationAliasesTable = pgTable(

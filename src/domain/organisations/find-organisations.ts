@@ -67,12 +67,13 @@ export function organisationSortKey(organisation: Organisation): OrganisationSor
 type OrganisationSource = typeof organisationsTable | typeof organisationNamesTable;
 
 /**
- * Where a page of the list reads its matches: the narrow `organisation_names` when the name substring has three
- * characters or more (its trigram index finds the candidates, rechecked on small rows), else `organisations`,
+ * Where a page of the list reads its matches: the narrow `organisation_names` when the filter is narrow (a name
+ * substring of three characters or more, whose trigram candidates are rechecked on small rows; or two of
+ * country, industry and score, whose candidates are looked up in its covering index), else `organisations`,
  * whose covering index in name order serves a page of a broad filter without reading every match.
  */
 function pageSourceOf(filter: OrganisationFilter): OrganisationSource {
-  return hasName(filter) && filter.name.length >= 3 ? organisationNamesTable : organisationsTable;
+  return isNarrow(filter) ? organisationNamesTable : organisationsTable;
 }
 
 /** Where a count reads: counting a name filter reads every match, which the narrow rows make cheaper. */

@@ -1,0 +1,1 @@
+CREATE INDEX "organisation_names_lookup" ON "organisation_names" USING btree ("reference","status","confidence","has_activity","is_fund","verified","name");
