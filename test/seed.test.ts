@@ -90,12 +90,13 @@ describe('seedDatabase', () => {
     expect(report.seconds).toBeGreaterThan(0);
   });
 
-  it('fills organisation_names with every organisation, through the triggers on organisations', async () => {
+  it('fills organisation_names with every organisation and its company country, through the triggers', async () => {
     expect(
       await count(sql`select count(*) as n from organisations o full join organisation_names n using (reference)
         where o.reference is null or n.reference is null
-          or (n.name, n.name_lower, n.status, n.verified, n.confidence, n.is_fund, n.has_activity)
-            is distinct from (o.name, lower(o.name), o.status, o.verified, o.confidence, o.is_fund, o.has_activity)`),
+          or (n.name, n.name_lower, n.status, n.verified, n.confidence, n.is_fund, n.has_activity, n.country)
+            is distinct from (o.name, lower(o.name), o.status, o.verified, o.confidence, o.is_fund, o.has_activity,
+              (select a.country from organisation_addresses a where a.organisation_reference = o.reference and a.kind = 'company'))`),
     ).toBe(0);
     expect(await count(sql`select count(*) as n from organisation_names`)).toBe(report.rows.organisations);
   });

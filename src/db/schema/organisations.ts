@@ -97,6 +97,11 @@ export const organisationNamesTable = pgTable(
     confidence: smallint().notNull(),
     isFund: boolean().notNull(),
     hasActivity: boolean().notNull(),
+    /**
+     * The country of the company address (ISO 3166-1 alpha-2), null without one: kept by statement triggers on
+     * organisation_addresses (migration 0009).
+     */
+    country: text(),
   },
   (t) => [
     index('organisation_names_trgm').using('gin', sql`${t.nameLower} gin_trgm_ops`),
@@ -110,6 +115,19 @@ export const organisationNamesTable = pgTable(
       t.isFund,
       t.verified,
       t.name,
+    ),
+    // A narrow filter with a country reads its candidates here, already narrowed by status, activity, fund and
+    // confidence, with the name and reference it sorts by: one range of a few thousand entries for the whole
+    // country list before. The industry filter then meets them by reference.
+    index('organisation_names_country').on(
+      t.country,
+      t.status,
+      t.hasActivity,
+      t.isFund,
+      t.confidence,
+      t.verified,
+      t.name,
+      t.reference,
     ),
   ],
 );

@@ -69,8 +69,9 @@ type OrganisationSource = typeof organisationsTable | typeof organisationNamesTa
 /**
  * Where a page of the list reads its matches: the narrow `organisation_names` when the filter is narrow (a name
  * substring of three characters or more, whose trigram candidates are rechecked on small rows; or two of
- * country, industry and score, whose candidates are looked up in its covering index), else `organisations`,
- * whose covering index in name order serves a page of a broad filter without reading every match.
+ * country, industry and score: a country's candidates are one range of its country index, already narrowed by
+ * status, activity, fund and confidence; industry and score alone look theirs up in its covering index), else
+ * `organisations`, whose covering index in name order serves a page of a broad filter without reading every match.
  */
 function pageSourceOf(filter: OrganisationFilter): OrganisationSource {
   return isNarrow(filter) ? organisationNamesTable : organisationsTable;
@@ -152,8 +153,11 @@ export function organisationConditions(
 
   if (filter.country !== undefined) {
     const country = resolveCountry(filter.country);
+    // organisation_names carries the company address's country, kept by triggers on organisation_addresses.
     conditions.push(
-      sql`exists (select 1 from organisation_addresses ad where ad.organisation_reference = ${o.reference} and ad.kind = 'company' and ad.country = ${country})`,
+      source === organisationNamesTable
+        ? eq(organisationNamesTable.country, country)
+        : sql`exists (select 1 from organisation_addresses ad where ad.organisation_reference = ${o.reference} and ad.kind = 'company' and ad.country = ${country})`,
     );
   }
 

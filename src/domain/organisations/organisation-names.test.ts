@@ -47,8 +47,9 @@ async function differences(): Promise<unknown[]> {
     sql`select o.reference as organisation, n.reference as mirror
       from organisations o full join organisation_names n on n.reference = o.reference
       where o.reference is null or n.reference is null
-        or (n.name, n.name_lower, n.status, n.verified, n.confidence, n.is_fund, n.has_activity)
-          is distinct from (o.name, lower(o.name), o.status, o.verified, o.confidence, o.is_fund, o.has_activity)`,
+        or (n.name, n.name_lower, n.status, n.verified, n.confidence, n.is_fund, n.has_activity, n.country)
+          is distinct from (o.name, lower(o.name), o.status, o.verified, o.confidence, o.is_fund, o.has_activity,
+            (select a.country from organisation_addresses a where a.organisation_reference = o.reference and a.kind = 'company'))`,
   );
 }
 
@@ -159,6 +160,100 @@ describe('organisation_names', () => {
         needle,
       ).toEqual(expected);
     }
+  });
+});
+
+describe('organisation_names.country', () => {
+  const [first, second, third] = [randomUUID(), randomUUID(), randomUUID()];
+
+  async function address(
+    reference: string,
+    kind: 'company' | 'mailing',
+    country: string | null,
+  ): Promise<void> {
+    await handle.db.execute(sql`
+      insert into organisation_addresses (organisation_reference, kind, country) values (${reference}, ${kind}, ${country})`);
+  }
+
+  /** The narrow list (country with industry and status) through the domain, and the same filter on organisations. */
+  async function listedAndExpected(country: string) {
+    const expected = await queryRows<{ reference: string }>(
+      handle.db,
+      sql`select reference from organisations o where not is_fund and confidence >= 10 and status = 'active'
+        and exists (select 1 from organisation_addresses ad
+          where ad.organisation_reference = o.reference and ad.kind = 'company' and ad.country = ${country})
+        and exists (select 1 from organisation_industries i
+          where i.organisation_reference = o.reference and i.industry_code like '1510%')
+        order by name, reference`,
+    );
+    const filter = {
+      country,
+      industry: '1510',
+      status: 'active',
+      minConfidence: 10,
+      showEmpty: true,
+    } as const;
+    const page = await findOrganisationsPage(
+      handle.db,
+      filter,
+      { limit: 100, offset: 0 },
+      { timeoutMs: 5_000 },
+    );
+    return {
+      listed: { references: page.rows.map((row) => row.reference), total: page.total.value },
+      expected: { references: expected.map((row) => row.reference), total: expected.length },
+    };
+  }
+
+  it('follows company addresses through inserts, updates of country, kind and organisation, and deletes', async () => {
+    // An organisation and its address in one statement: whichever statement trigger runs first, the country lands.
+    await handle.db.execute(sql`
+      with organisation as (
+        insert into organisations (reference, name, status, verified, confidence, is_fund, employees)
+        values (${first}, 'Country First', 'active', true, 50, false, 10))
+      insert into organisation_addresses (organisation_reference, kind, country) values (${first}, 'company', 'DE')`);
+    await insert(second, 'Country Second');
+    await insert(third, 'Country Third');
+    for (const reference of [first, second, third]) {
+      await handle.db.execute(sql`
+        insert into organisation_industries (organisation_reference, industry_code, is_primary)
+        values (${reference}, '15101010', true), (${reference}, '15101020', false)`);
+    }
+    await address(second, 'company', 'DE');
+    await address(second, 'mailing', 'FR');
+    await address(third, 'mailing', 'DE');
+    expect(await differences()).toEqual([]);
+    let lists = await listedAndExpected('DE');
+    expect(lists.listed.references).toHaveLength(2);
+    expect(lists.listed).toEqual(lists.expected);
+
+    // A company address changes country; a mailing address becomes the company address; one moves organisation.
+    await handle.db.execute(sql`update organisation_addresses set country = 'FR'
+      where organisation_reference = ${first} and kind = 'company'`);
+    await handle.db.execute(sql`update organisation_addresses set kind = 'company'
+      where organisation_reference = ${third} and kind = 'mailing'`);
+    expect(await differences()).toEqual([]);
+    await handle.db.execute(sql`delete from organisation_addresses where organisation_reference = ${second}`);
+    await handle.db.execute(sql`update organisation_addresses set organisation_reference = ${second}
+      where organisation_reference = ${first}`);
+    expect(await differences()).toEqual([]);
+    for (const country of ['DE', 'FR']) {
+      lists = await listedAndExpected(country);
+      expect(lists.listed.references, country).toHaveLength(1);
+      expect(lists.listed, country).toEqual(lists.expected);
+    }
+
+    // A country set to null, then every address deleted in one statement.
+    await handle.db.execute(
+      sql`update organisation_addresses set country = null where organisation_reference = ${third}`,
+    );
+    expect(await differences()).toEqual([]);
+    await handle.db.execute(sql`delete from organisation_addresses
+      where organisation_reference in (${first}, ${second}, ${third})`);
+    expect(await differences()).toEqual([]);
+    lists = await listedAndExpected('FR');
+    expect(lists.listed).toEqual({ references: [], total: 0 });
+    expect(lists.listed).toEqual(lists.expected);
   });
 });
 
