@@ -72,8 +72,9 @@ function openPostgres(config: Config, url: string): DatabaseHandle {
         statement_timeout: config.statementTimeoutMs,
         TimeZone: 'UTC',
         // Many small concurrent queries: extra workers per query cost more CPU than they save in time, and a
-        // count that runs into its time limit would burn the limit three times over.
-        max_parallel_workers_per_gather: 0,
+        // count that runs into its time limit would burn the limit three times over. A string: the driver leaves
+        // out of the startup message every parameter whose value is falsy, so a number 0 never reached the server.
+        max_parallel_workers_per_gather: '0',
       },
     },
     {
