@@ -1,41 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createScratchDatabase,
-  type ScratchDatabase,
-} from '../../test/reliability/support/scratch-postgres.ts';
-import { loadPlans } from '../auth/plans.ts';
-import { loadConfig } from '../config.ts';
-import { type DatabaseHandle, openDatabase, queryRows } from '../db/database.ts';
-import { migrateDatabase } from '../db/migrate.ts';
+import { openScratchStore, type ScratchStore } from '../../test/support/scratch-store.ts';
+import { type DatabaseHandle, queryRows } from '../db/database.ts';
 import { refreshOrganisationActivity } from './activity.ts';
 import { findOrganisations } from './organisations/find-organisations.ts';
 
 // A store of its own (a scratch database on PostgreSQL, a temporary directory embedded), since the test
 // writes events and refreshes the activity index.
-let scratch: ScratchDatabase | undefined;
-let directory: string | undefined;
+let store: ScratchStore;
 let handle: DatabaseHandle;
 
 beforeAll(async () => {
-  if (process.env.DATABASE_URL) {
-    scratch = await createScratchDatabase('activity');
-    handle = await openDatabase(loadConfig({ DATABASE_URL: scratch.url }));
-  } else {
-    directory = await mkdtemp(join(tmpdir(), 'orgraph-activity-'));
-    handle = await openDatabase(loadConfig({ DATABASE_URL: '', DATA_DIR: directory }));
-    await migrateDatabase(handle, loadPlans().keys());
-  }
+  store = await openScratchStore('activity');
+  handle = store.handle;
 });
 
 afterAll(async () => {
-  await handle?.close();
-  await scratch?.drop();
-  if (directory) await rm(directory, { recursive: true, force: true });
+  await store?.close();
 });
 
 const quiet = randomUUID();
