@@ -75,20 +75,24 @@ export async function startServer(
   const port = await freePort();
   // Node flags for the server alone (heap sizes, --cpu-prof), as command-line flags: NODE_OPTIONS refuses some.
   const extraFlags = process.env.BENCH_SERVER_NODE_OPTIONS?.split(/\s+/).filter(Boolean) ?? [];
-  const child: ChildProcess = spawn(process.execPath, [...productionNodeFlags, ...extraFlags, compiledCli, 'serve'], {
-    cwd: repositoryRoot,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATABASE_URL: databaseUrl,
-      PLANS_FILE: benchPlansFile,
-      ...extraEnv,
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...productionNodeFlags, ...extraFlags, compiledCli, 'serve'],
+    {
+      cwd: repositoryRoot,
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'warn',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        DATABASE_URL: databaseUrl,
+        PLANS_FILE: benchPlansFile,
+        ...extraEnv,
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  );
   const pid = child.pid;
   if (!pid) throw new Error('the server process did not start');
   let exited = false;
