@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { and, desc, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/database.ts';
+import { preparedPerDatabase } from '../db/prepared-query.ts';
 import { type ApiToken, apiTokensTable } from '../db/schema/access.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { Plan } from './plans.ts';
@@ -79,12 +80,7 @@ export async function findViewer(
   const cached = cache?.get(token);
   if (cached) return cached;
   const version = cache?.version ?? 0;
-  let lookup = viewerLookups.get(db);
-  if (!lookup) {
-    lookup = prepareViewerLookup(db);
-    viewerLookups.set(db, lookup);
-  }
-  const [row] = await lookup.execute({ tokenHash: hashToken(token) });
+  const [row] = await viewerLookup(db).execute({ tokenHash: hashToken(token) });
   const plan = row ? plans.get(row.plan) : undefined;
   if (!row || !plan) return null;
   const viewer = { tokenId: row.id, plan };
@@ -96,14 +92,13 @@ export async function findViewer(
  * The lookup every request makes, built once per database: building it anew took a sixth of a REST single
  * record's CPU. token_hash is unique, so there is no LIMIT.
  */
-function prepareViewerLookup(db: Database) {
-  return db
+const viewerLookup = preparedPerDatabase((db) =>
+  db
     .select({ id: apiTokensTable.id, plan: apiTokensTable.plan })
     .from(apiTokensTable)
     .where(and(eq(apiTokensTable.tokenHash, sql.placeholder('tokenHash')), isNull(apiTokensTable.revokedAt)))
-    .prepare('orgraph_find_viewer');
-}
-const viewerLookups = new WeakMap<Database, ReturnType<typeof prepareViewerLookup>>();
+    .prepare('orgraph_find_viewer'),
+);
 
 /** Reads the token from an `Authorization: Bearer <token>` header value. */
 export function bearerToken(header: string | null | undefined): string | null {
