@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { handleError } from '../../src/rest/errors.ts';
+import { createApp } from '../../src/server/app.ts';
 import type { AppEnv } from '../../src/server/app-env.ts';
 import { createLogger, type Logger, useLogger } from '../../src/server/observability/logger.ts';
 import { observeRequests } from '../../src/server/observability/request-log.ts';
@@ -147,5 +148,47 @@ describe('unexpected errors', () => {
     });
     expect(request).toMatchObject({ level: 40, msg: 'request failed', route: '/explode/:id', status: 500 });
     expect(written.join('\n')).not.toContain(app.tokens.starter);
+  });
+});
+
+describe('unexpected GraphQL errors', () => {
+  it('are logged with the request correlation id and masked in the response', async () => {
+    // A database whose raw statements fail as no domain or driver error would: the organisation resolver's
+    // single-record statement meets it, the token lookup (a prepared query) does not.
+    const db = new Proxy(app.services.db, {
+      get(target, property, receiver) {
+        if (property === 'execute') return () => Promise.reject(new Error('the flux capacitor melted'));
+        return Reflect.get(target, property, receiver);
+      },
+    });
+    const broken = createApp({ ...app.services, db, readReplica: null });
+    captureLogs();
+    const response = await broken.fetch(
+      new Request('http://orgraph.test/graphql', {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${app.tokens.enterprise}`,
+          'Content-Type': 'application/json',
+          'X-Correlation-ID': 'graph-broken-1',
+        },
+        body: JSON.stringify({
+          query:
+            '{ organisation(reference: "3f0c2a9e-5b7d-4c1e-9a2b-6d8e0f1a2b3c") { name aliases { name } } }',
+        }),
+      }),
+    );
+    const body = (await response.json()) as {
+      errors?: { message: string; extensions?: { code?: string } }[];
+    };
+    expect(body.errors?.[0]?.extensions?.code).toBe('INTERNAL_SERVER_ERROR');
+    expect(JSON.stringify(body)).not.toContain('flux');
+    const logged = lines().filter((line) => line.msg === 'unexpected GraphQL error');
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({
+      level: 50,
+      correlationId: 'graph-broken-1',
+      path: ['organisation'],
+      err: { message: 'the flux capacitor melted' },
+    });
   });
 });
