@@ -236,6 +236,12 @@ describe('organisation_names.country', () => {
     lists = await listedAndExpected('FR');
     expect(lists.listed).toEqual({ references: [], total: 0 });
     expect(lists.listed).toEqual(lists.expected);
+
+    // Truncating the addresses, which fires no row trigger, clears the countries too.
+    await address(first, 'company', 'DE');
+    expect(await differences()).toEqual([]);
+    await handle.db.execute(sql`truncate organisation_addresses`);
+    expect(await differences()).toEqual([]);
   });
 });
 
