@@ -88,10 +88,20 @@ function maskError(error: unknown, message: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
 }
 
+/**
+ * Yoga's responses are built with the global Response of the moment. Under the Node server that is
+ * @hono/node-server's light Response, which the server writes out from the string it holds; the Response of
+ * Yoga's own fetch ponyfill would be read back chunk by chunk through a web stream.
+ */
+const currentResponse = function Response(body?: BodyInit | null, init?: ResponseInit) {
+  return new globalThis.Response(body, init);
+} as unknown as typeof globalThis.Response;
+
 /** The graph over HTTP; `quotas` prices and charges each operation against the caller's plan. */
 export function createGraphqlServer(quotas: Quotas) {
   return createYoga<RequestContext>({
     schema,
+    fetchAPI: { Response: currentResponse },
     plugins: [
       useOperationMetrics(),
       useUnexpectedErrorLog(),
