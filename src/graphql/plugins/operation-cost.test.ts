@@ -9,7 +9,7 @@ import {
   parse,
 } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { measureOperationCost } from './operation-cost.ts';
+import { costVariablesOf, measureOperationCost } from './operation-cost.ts';
 
 const schema = buildSchema(`
   interface Node { id: ID! }
@@ -149,5 +149,27 @@ describe('measureOperationCost', () => {
 
   it('measures mutations from the mutation root', () => {
     expect(costOf('mutation { save(name: "x") { name } }')).toBe(1);
+  });
+});
+
+describe('costVariablesOf', () => {
+  it('names the variables of first/last arguments and of @skip/@include, not the others', () => {
+    const document = parse(`
+      query ($id: ID!, $n: Int, $back: Int, $after: String, $withPeople: Boolean!, $bare: Boolean!) {
+        organisation(id: $id) {
+          name @skip(if: $bare)
+          people(first: $n, after: $after) @include(if: $withPeople) { nodes { id } }
+          parent { people(last: $back) { nodes { id } } }
+        }
+      }`);
+    expect(costVariablesOf(document)).toEqual(['back', 'bare', 'n', 'withPeople']);
+  });
+
+  it('names the variables of fragments too, and none for a document whose cost is fixed', () => {
+    const withFragment = parse(`
+      query ($n: Int) { organisation(id: "o") { ...People } }
+      fragment People on Organisation { people(first: $n) { nodes { id } } }`);
+    expect(costVariablesOf(withFragment)).toEqual(['n']);
+    expect(costVariablesOf(parse('query ($id: ID!) { organisation(id: $id) { name } }'))).toEqual([]);
   });
 });

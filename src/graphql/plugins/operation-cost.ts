@@ -1,4 +1,5 @@
 import {
+  type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLCompositeType,
@@ -20,6 +21,8 @@ import {
   type OperationDefinitionNode,
   type SelectionNode,
   type SelectionSetNode,
+  type ValueNode,
+  visit,
 } from 'graphql';
 
 /** Items a connection or list of records is assumed to return when the query does not say (`first`/`last`). */
@@ -27,7 +30,7 @@ export const defaultPageSize = 20;
 /** The most items one page of a connection may ask for; the resolvers enforce it too. */
 export const maxPageSize = 100;
 
-const sliceArguments = ['first', 'last'] as const;
+const sliceArguments: readonly string[] = ['first', 'last'];
 
 /**
  * Field extension to declare how many items an unpaginated list of records holds at most, when it is known to be
@@ -191,7 +194,7 @@ export function measureOperationCost(input: {
     field: GraphQLField<unknown, unknown>,
     node: FieldNode,
   ): number | undefined => {
-    if (!field.args.some((arg) => (sliceArguments as readonly string[]).includes(arg.name))) return undefined;
+    if (!field.args.some((arg) => sliceArguments.includes(arg.name))) return undefined;
     let args: Record<string, unknown>;
     try {
       args = getArgumentValues(field, node, variables as Record<string, unknown>);
@@ -215,6 +218,33 @@ export function measureOperationCost(input: {
   };
 
   return selectionCost(root, [input.operation.selectionSet]);
+}
+
+/**
+ * The variables an operation's cost can depend on: those given to a `first`/`last` argument or to `@skip`/`@include`.
+ * Two executions of a document whose values for these agree cost the same, whatever their other variables.
+ */
+export function costVariablesOf(document: DocumentNode): string[] {
+  const names = new Set<string>();
+  const collect = (value: ValueNode) =>
+    visit(value, {
+      Variable(variable) {
+        names.add(variable.name.value);
+      },
+    });
+  visit(document, {
+    Field(field) {
+      for (const argument of field.arguments ?? []) {
+        if (sliceArguments.includes(argument.name.value)) collect(argument.value);
+      }
+    },
+    Directive(directive) {
+      const name = directive.name.value;
+      if (name !== GraphQLSkipDirective.name && name !== GraphQLIncludeDirective.name) return;
+      for (const argument of directive.arguments ?? []) collect(argument.value);
+    },
+  });
+  return [...names].sort();
 }
 
 function isConnection(type: GraphQLCompositeType): type is GraphQLObjectType {

@@ -10,7 +10,7 @@ import {
 } from 'graphql';
 import type { RequestContext } from '../../server/context.ts';
 import type { QuotaState, Quotas } from '../../server/limits/quotas.ts';
-import { measureOperationCost, queryLimitError } from './operation-cost.ts';
+import { costVariablesOf, measureOperationCost, queryLimitError } from './operation-cost.ts';
 
 /** What `extensions.cost` reports on every executed (or refused) operation. */
 export interface CostReport {
@@ -34,8 +34,12 @@ function withCost<Result extends ExecutionResult>(result: Result, cost: CostRepo
 
 type ExecuteArgs = Parameters<NonNullable<Plugin<RequestContext>['onExecute']>>[0]['args'];
 
-/** Prices per document (Yoga hands the same parsed document for the same query text), operation and variables. */
-const prices = new WeakMap<DocumentNode, Map<string, number>>();
+/**
+ * Prices per parsed document (Yoga hands the same one for the same query text), keyed by operation and the values
+ * of the variables a price depends on ({@link costVariablesOf}): a query asked again for another record costs what
+ * it cost before.
+ */
+const prices = new WeakMap<DocumentNode, { variables: string[]; byKey: Map<string, number> }>();
 const maxPricesPerDocument = 100;
 
 /**
@@ -43,11 +47,6 @@ const maxPricesPerDocument = 100;
  * the execution before any resolver runs). Throws the GraphQLError of an operation that cannot be priced.
  */
 function priceOperation(args: ExecuteArgs): number | undefined {
-  const key = JSON.stringify([args.operationName ?? null, args.variableValues ?? null]);
-  let known = prices.get(args.document);
-  const cached = known?.get(key);
-  if (cached !== undefined) return cached;
-
   const operation = getOperationAST(args.document, args.operationName);
   if (!operation) return undefined;
   const variables = getVariableValues(
@@ -56,6 +55,19 @@ function priceOperation(args: ExecuteArgs): number | undefined {
     (args.variableValues ?? {}) as Record<string, unknown>,
   );
   if (variables.errors) return undefined;
+  let known = prices.get(args.document);
+  if (!known) {
+    known = { variables: costVariablesOf(args.document), byKey: new Map() };
+    prices.set(args.document, known);
+  }
+  const coerced = variables.coerced;
+  const key = JSON.stringify([
+    args.operationName ?? null,
+    known.variables.map((name) => coerced[name] ?? null),
+  ]);
+  const cached = known.byKey.get(key);
+  if (cached !== undefined) return cached;
+
   const fragments: Record<string, FragmentDefinitionNode> = {};
   for (const definition of args.document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
@@ -66,12 +78,8 @@ function priceOperation(args: ExecuteArgs): number | undefined {
     fragments,
     variables: variables.coerced,
   });
-  if (!known) {
-    known = new Map();
-    prices.set(args.document, known);
-  }
-  if (known.size >= maxPricesPerDocument) known.delete(known.keys().next().value!);
-  known.set(key, price);
+  if (known.byKey.size >= maxPricesPerDocument) known.byKey.delete(known.byKey.keys().next().value!);
+  known.byKey.set(key, price);
   return price;
 }
 
