@@ -92,6 +92,12 @@ export const organisationNamesTable = pgTable(
       .references(() => organisationsTable.reference, { onDelete: 'cascade', onUpdate: 'cascade' }),
     name: text().notNull(),
     nameLower: text().notNull().generatedAlwaysAs(sql`lower("name")`),
+    /**
+     * `name_lower` with every character that is not a letter or digit turned into `0`, for the trigram index
+     * only: it keeps the blanks and punctuation of a substring as trigrams (`i, S` becomes `i00s`), where the
+     * trigrams of `name_lower` stop at every word (see nameSubstringMatch).
+     */
+    nameKey: text().notNull().generatedAlwaysAs(sql`regexp_replace(lower("name"), '[^[:alnum:]]', '0', 'g')`),
     status: organisationStatusEnum().notNull(),
     verified: boolean().notNull(),
     confidence: smallint().notNull(),
@@ -104,7 +110,7 @@ export const organisationNamesTable = pgTable(
     country: text(),
   },
   (t) => [
-    index('organisation_names_trgm').using('gin', sql`${t.nameLower} gin_trgm_ops`),
+    index('organisation_names_key_trgm').using('gin', sql`${t.nameKey} gin_trgm_ops`),
     // A narrow filter of the list (two of country, industry and score) finds its candidates in the child tables'
     // indexes and looks each one up here: with the columns it tests and sorts by, the lookup reads the index alone.
     index('organisation_names_lookup').on(

@@ -73,6 +73,13 @@ const needles = [
   '\\',
   '0% n',
   'plain',
+  // Blanks and punctuation, which the trigram index sees as `0` (name_key).
+  'e s',
+  'l_f',
+  '% n',
+  '\\ c',
+  'e g',
+  'n t',
 ];
 
 describe('organisation_names', () => {

@@ -5,6 +5,7 @@ import { eventsTable, eventTypes } from '../../db/schema/events.ts';
 import { organisationNamesTable } from '../../db/schema/organisations.ts';
 import { occupationsTable } from '../../db/schema/reference.ts';
 import { invalidParameter } from '../errors.ts';
+import { nameSubstringMatch } from '../organisations/name-substring.ts';
 import { countBesidePage, countWithinLimit, likeSubstring, type Total } from '../paging.ts';
 import type { SupportedFieldType } from '../searches/chips.ts';
 
@@ -59,8 +60,7 @@ function distinctValues(name: string, column: PgColumn): SQL {
 
 /**
  * Every matching suggestion as (field type ordinal, label, lower-case label, value): organisations by name on
- * their narrow mirror `organisation_names` (its trigram index finds the candidates, `name_lower like lower(p)`
- * is `name ilike p` on a UTF-8 database, without lower-casing every candidate again), occupations by name, move
+ * their narrow mirror `organisation_names` (see nameSubstringMatch), occupations by name, move
  * types, deal statuses and deal types as the distinct values present in the data, event types from their fixed
  * list.
  */
@@ -75,7 +75,7 @@ function matchesQuery(text: string): SQL {
     ${distinctValues('deal_statuses', eventsTable.dealStatus)},
     ${distinctValues('deal_types', eventsTable.dealType)},
     matches(field_type, label, label_lower, value) as (
-      select ${ordinal('Organisation')}, ${n.name}, ${n.nameLower}, ${n.reference}::text from ${n} where ${n.nameLower} like lower(${pattern})
+      select ${ordinal('Organisation')}, ${n.name}, ${n.nameLower}, ${n.reference}::text from ${n} where ${nameSubstringMatch(text)}
       union all
       select ${ordinal('Occupation')}, ${oc.name}, lower(${oc.name}), ${oc.reference}::text from ${oc} where ${oc.name} ilike ${pattern}
       union all
