@@ -4,7 +4,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { loadConfig } from '../src/config.ts';
-import { createLogger, useLogger } from '../src/server/observability/logger.ts';
+import { createLogger, useLogger } from '../src/http/observability/logger.ts';
 import { startCpuMeter } from './cpu.ts';
 import { benchPlansFile, ensureDataset, repositoryRoot, runCli } from './dataset.ts';
 import { loadDirect } from './direct.ts';

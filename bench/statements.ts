@@ -1,8 +1,8 @@
 import { loadPlans } from '../src/auth/plans.ts';
 import { loadConfig } from '../src/config.ts';
 import { countStatements, type Database, openDatabase } from '../src/db/database.ts';
+import type { AppServices } from '../src/http/services.ts';
 import { createApp } from '../src/server/app.ts';
-import type { AppServices } from '../src/server/services.ts';
 import { benchPlansFile } from './dataset.ts';
 import type { DirectContext, HttpRequest, Scenario } from './scenarios.ts';
 

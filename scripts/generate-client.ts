@@ -12,7 +12,8 @@ import * as typedDocumentNodePlugin from '@graphql-codegen/typed-document-node';
 import * as typescriptOperationsPlugin from '@graphql-codegen/typescript-operations';
 import { parse } from 'graphql';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
-import { createRestRouter, openApiPath } from '../src/rest/router.ts';
+import { openApiPath } from '../src/http/paths.ts';
+import { createRestRouter } from '../src/rest/router.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 

@@ -5,8 +5,8 @@ import { loadConfig } from '../config.ts';
 import { type DatabaseHandle, openDatabase } from '../db/database.ts';
 import { migrateDatabase } from '../db/migrate.ts';
 import { isDatabaseUnavailable } from '../domain/errors.ts';
+import { logger } from '../http/observability/logger.ts';
 import { startServer } from '../server/listen.ts';
-import { logger } from '../server/observability/logger.ts';
 
 const program = new Command('orgraph').description(
   'orgraph: organisations, people, events and articles as a GraphQL graph and a REST /v1 API',

@@ -1,11 +1,9 @@
-/** What went wrong, in terms both transports map to their own status or error code. */
+/** What went wrong, in the domain's terms; `src/http/errors.ts` maps each code to what a client is told. */
 export type DomainErrorCode =
   | 'NOT_FOUND'
   | 'INVALID_PARAMETER'
   | 'INVALID_CHIPS'
-  | 'UNAUTHENTICATED'
   | 'FORBIDDEN'
-  | 'RATE_LIMITED'
   | 'UNAVAILABLE';
 
 export class DomainError extends Error {

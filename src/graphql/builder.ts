@@ -15,7 +15,7 @@ import {
 import type { DataArea } from '../auth/plans.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { Total } from '../domain/paging.ts';
-import type { RequestContext } from '../server/context.ts';
+import type { RequestContext } from '../http/context.ts';
 
 /** Names of the object types that implement `Node`; filled once the schema is built (see schema.ts). */
 export const nodeTypeNames = new Set<string>();

@@ -1,18 +1,18 @@
 import { GraphQLError } from 'graphql';
 import { createYoga, type GraphiQLOptions, type Plugin } from 'graphql-yoga';
 import { DomainError, isDatabaseUnavailable } from '../domain/errors.ts';
-import type { RequestContext } from '../server/context.ts';
-import { graphiqlExampleQuery, graphiqlHeaders } from '../server/docs-page.ts';
-import type { Quotas } from '../server/limits/quotas.ts';
-import { useOperationMetrics } from '../server/observability/graphql-metrics.ts';
-import { logger } from '../server/observability/logger.ts';
+import type { RequestContext } from '../http/context.ts';
+import { answerForCode } from '../http/errors.ts';
+import type { Quotas } from '../http/limits/quotas.ts';
+import { useOperationMetrics } from '../http/observability/graphql-metrics.ts';
+import { logger } from '../http/observability/logger.ts';
+import { graphqlPath } from '../http/paths.ts';
+import { graphiqlExampleQuery, graphiqlHeaders } from './graphiql-example.ts';
 import { useCostLimit } from './plugins/use-cost-limit.ts';
 import { useExecutionGate } from './plugins/use-execution-gate.ts';
 import { useExplainedRefusals } from './plugins/use-explained-refusals.ts';
 import { useQueryLimits } from './plugins/use-query-limits.ts';
 import { schema } from './schema.ts';
-
-export const graphqlPath = '/graphql';
 
 /** GraphiQL's bundle holds about 75 MB once loaded; only a browser opening the page needs it, so it loads then. */
 async function renderGraphiQL(options: GraphiQLOptions): Promise<string> {
@@ -75,9 +75,8 @@ function maskError(error: unknown, message: string): GraphQLError {
     return new GraphQLError(original.message, { extensions: { code: original.code } });
   }
   if (isDatabaseUnavailable(original)) {
-    return new GraphQLError('The database is unavailable right now; try again shortly.', {
-      extensions: { code: 'UNAVAILABLE' },
-    });
+    const answer = answerForCode('UNAVAILABLE');
+    return new GraphQLError(answer.message, { extensions: { code: answer.code } });
   }
   // A GraphQLError all the way down is about the request (validation, variable coercion, a refused scope).
   // The located error carries the path and locations; returning it also tells Yoga not to log it.
@@ -85,7 +84,7 @@ function maskError(error: unknown, message: string): GraphQLError {
   if (!(original instanceof Object) || !loggedErrors.has(original)) {
     logger().error({ err: original }, 'unexpected GraphQL error');
   }
-  return new GraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+  return new GraphQLError(message, { extensions: { code: answerForCode('INTERNAL_SERVER_ERROR').code } });
 }
 
 /**

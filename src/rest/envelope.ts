@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import type { AppEnv } from '../server/app-env.ts';
+import type { AppEnv } from '../http/app-env.ts';
 
 const statusSchema = z.object({
   code: z.number().int().openapi({ description: 'Equals the HTTP status.' }),

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { Total } from '../domain/paging.ts';
-import type { AppEnv } from '../server/app-env.ts';
+import type { AppEnv } from '../http/app-env.ts';
 
 export const defaultLimit = 20;
 export const maxLimit = 100;

@@ -1,5 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../server/app-env.ts';
+import type { AppEnv } from '../http/app-env.ts';
+import { answerForCode } from '../http/errors.ts';
+import { openApiPath } from '../http/paths.ts';
 import { errorResponse } from './errors.ts';
 import { registerArticleRoutes } from './routes/articles.ts';
 import { registerEventRoutes } from './routes/events.ts';
@@ -10,8 +12,6 @@ import { registerSearchRoutes } from './routes/searches.ts';
 
 export type RestApp = OpenAPIHono<AppEnv>;
 
-export const openApiPath = '/v1/openapi.json';
-
 /** The `/v1` compatibility router: every endpoint of the interface spec, documented as OpenAPI 3.1. */
 export function createRestRouter(): RestApp {
   const app: RestApp = new OpenAPIHono<AppEnv>({
@@ -21,8 +21,8 @@ export function createRestRouter(): RestApp {
         const name = issue.path.join('.') || result.target;
         return `Invalid ${result.target === 'param' ? 'path' : result.target} parameter \`${name}\`: ${issue.message}.`;
       });
-      if (result.target === 'json') return errorResponse(c, 400, messages);
-      return errorResponse(c, 422, messages);
+      const code = result.target === 'json' ? 'BAD_REQUEST' : 'INVALID_PARAMETER';
+      return errorResponse(c, answerForCode(code), messages);
     },
   });
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {

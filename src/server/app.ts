@@ -3,19 +3,21 @@ import { sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { every } from 'hono/combine';
 import { isMigrated } from '../db/migrate.ts';
-import { createGraphqlServer, graphqlPath } from '../graphql/yoga.ts';
+import { createGraphqlServer } from '../graphql/yoga.ts';
+import type { AppEnv } from '../http/app-env.ts';
+import { authenticate } from '../http/authenticate.ts';
+import { answerForCode } from '../http/errors.ts';
+import { refuseAsGraphql } from '../http/limits/graphql-refusals.ts';
+import { graphqlBodyLimitBytes, limitBodySize } from '../http/limits/limit-body-size.ts';
+import { limitRequests } from '../http/limits/limit-requests.ts';
+import { createQuotas } from '../http/limits/quotas.ts';
+import { metricsHandler } from '../http/observability/metrics.ts';
+import { observeRequests } from '../http/observability/request-log.ts';
+import { graphqlPath, openApiPath } from '../http/paths.ts';
+import type { AppServices } from '../http/services.ts';
 import { errorResponse, handleError } from '../rest/errors.ts';
-import { createRestRouter, openApiPath } from '../rest/router.ts';
-import type { AppEnv } from './app-env.ts';
-import { authenticate } from './authenticate.ts';
+import { createRestRouter } from '../rest/router.ts';
 import { cachedGraphiqlPage, registerDocsPage } from './docs-page.ts';
-import { refuseAsGraphql } from './limits/graphql-refusals.ts';
-import { graphqlBodyLimitBytes, limitBodySize } from './limits/limit-body-size.ts';
-import { limitRequests } from './limits/limit-requests.ts';
-import { createQuotas } from './limits/quotas.ts';
-import { metricsHandler } from './observability/metrics.ts';
-import { observeRequests } from './observability/request-log.ts';
-import type { AppServices } from './services.ts';
 
 const saneCorrelationId = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
 
@@ -61,7 +63,9 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   });
   app.on(['GET', 'POST'], graphqlPath, (c) => yoga.fetch(c.req.raw, c.var.ctx));
 
-  app.notFound((c) => errorResponse(c, 404, [`No endpoint at ${c.req.method} ${c.req.path}.`]));
+  app.notFound((c) =>
+    errorResponse(c, answerForCode('NOT_FOUND'), [`No endpoint at ${c.req.method} ${c.req.path}.`]),
+  );
   app.onError(handleError);
   return app;
 }

@@ -4,10 +4,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Context, Hono } from 'hono';
-import { openApiPath } from '../rest/router.ts';
-import type { AppEnv } from './app-env.ts';
-
-export const docsPath = '/docs';
+import type { AppEnv } from '../http/app-env.ts';
+import { docsPath, openApiPath } from '../http/paths.ts';
 
 /**
  * Scalar's browser bundle, served from the installed npm package: the pages must work on machines with no internet,
@@ -130,45 +128,3 @@ export function cachedGraphiqlPage(
     return sendAsset(c, await page, 'text/html; charset=utf-8', 'no-cache');
   };
 }
-
-/**
- * GraphiQL's first query: one request walks organisation → its people → the articles about them. A test executes
- * this text against the schema, so it stays valid as the graph grows.
- */
-export const graphiqlExampleQuery = `# One request walks the graph: organisations, their current
-# executives, and the articles about each of them.
-# Put your token in the Headers tab below, then press Run (Ctrl-Enter).
-query OrganisationPeopleArticles {
-  organisations(first: 2) {
-    totalCount {
-      value
-      isEstimate
-    }
-    edges {
-      node {
-        name
-        status
-        currentExecutives {
-          title
-          profile {
-            fullName
-            articles(first: 2) {
-              edges {
-                node {
-                  article {
-                    title
-                    publishedAt
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-  }
-}
-`;
-
-/** The Authorization header GraphiQL starts with; the placeholder is replaced by the reader's own token. */
-export const graphiqlHeaders = JSON.stringify({ Authorization: 'Bearer <your orgr_ token>' }, null, 2);

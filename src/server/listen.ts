@@ -7,12 +7,12 @@ import type { Config } from '../config.ts';
 import { openDatabase, openReadReplica } from '../db/database.ts';
 import { migrateDatabase } from '../db/migrate.ts';
 import { refreshOrganisationActivity } from '../domain/activity.ts';
+import { createQuotas } from '../http/limits/quotas.ts';
+import { createLogger, logger, useLogger } from '../http/observability/logger.ts';
+import { instrumentDatabase } from '../http/observability/metrics.ts';
+import type { AppServices } from '../http/services.ts';
 import { createApp } from './app.ts';
 import { trackConnections } from './graceful-close.ts';
-import { createQuotas } from './limits/quotas.ts';
-import { createLogger, logger, useLogger } from './observability/logger.ts';
-import { instrumentDatabase } from './observability/metrics.ts';
-import type { AppServices } from './services.ts';
 
 export interface RunningServer {
   url: string;

@@ -6,8 +6,8 @@ import { Redis } from 'ioredis';
 import { loadPlans } from '../../src/auth/plans.ts';
 import { createToken } from '../../src/auth/tokens.ts';
 import { loadConfig } from '../../src/config.ts';
+import type { AppServices } from '../../src/http/services.ts';
 import { createApp } from '../../src/server/app.ts';
-import type { AppServices } from '../../src/server/services.ts';
 import type { GraphqlError, PlanName, TestApp } from '../support/test-app.ts';
 
 /**

@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { metrics } from '../../src/http/observability/metrics.ts';
 import { createApp } from '../../src/server/app.ts';
-import { metrics } from '../../src/server/observability/metrics.ts';
 import { openTestApp, type TestApp } from '../support/test-app.ts';
 import {
   createTestToken,

@@ -1,7 +1,7 @@
 import { parse, validate } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { graphiqlExampleQuery } from '../../src/graphql/graphiql-example.ts';
 import { schema } from '../../src/graphql/schema.ts';
-import { graphiqlExampleQuery } from '../../src/server/docs-page.ts';
 import { openTestApp, type TestApp } from '../support/test-app.ts';
 
 let app: TestApp;

@@ -1,6 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { graphiqlExampleQuery, scalarBundlePath } from '../../src/server/docs-page.ts';
+import { graphiqlExampleQuery } from '../../src/graphql/graphiql-example.ts';
+import { scalarBundlePath } from '../../src/server/docs-page.ts';
 import { openTestApp, type TestApp } from '../support/test-app.ts';
 
 let app: TestApp;

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { instrumentDatabase, metrics } from '../../src/http/observability/metrics.ts';
 import { createApp } from '../../src/server/app.ts';
-import { instrumentDatabase, metrics } from '../../src/server/observability/metrics.ts';
 import { openTestApp, type TestApp } from '../support/test-app.ts';
 
 let app: TestApp;

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { AppEnv } from '../../src/http/app-env.ts';
+import { createLogger, type Logger, useLogger } from '../../src/http/observability/logger.ts';
+import { observeRequests } from '../../src/http/observability/request-log.ts';
 import { handleError } from '../../src/rest/errors.ts';
 import { createApp } from '../../src/server/app.ts';
-import type { AppEnv } from '../../src/server/app-env.ts';
-import { createLogger, type Logger, useLogger } from '../../src/server/observability/logger.ts';
-import { observeRequests } from '../../src/server/observability/request-log.ts';
 import { openTestApp, type TestApp } from '../support/test-app.ts';
 
 let app: TestApp;

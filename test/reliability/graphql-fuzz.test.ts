@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/database.ts';
 import { schema } from '../../src/graphql/schema.ts';
-import { graphqlBodyLimitBytes } from '../../src/server/limits/limit-body-size.ts';
+import { graphqlBodyLimitBytes } from '../../src/http/limits/limit-body-size.ts';
 import { openTestApp, type TestApp } from '../support/test-app.ts';
 import {
   assertProperty,

@@ -2,8 +2,8 @@ import { loadPlans } from '../../src/auth/plans.ts';
 import { createToken } from '../../src/auth/tokens.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase, openReadReplica } from '../../src/db/database.ts';
+import type { AppServices } from '../../src/http/services.ts';
 import { createApp } from '../../src/server/app.ts';
-import type { AppServices } from '../../src/server/services.ts';
 
 export type PlanName = 'starter' | 'professional' | 'enterprise';
 

@@ -8,8 +8,8 @@ import {
   getVariableValues,
   Kind,
 } from 'graphql';
-import type { RequestContext } from '../../server/context.ts';
-import type { QuotaState, Quotas } from '../../server/limits/quotas.ts';
+import type { RequestContext } from '../../http/context.ts';
+import type { QuotaState, Quotas } from '../../http/limits/quotas.ts';
 import { costVariablesOf, measureOperationCost, queryLimitError } from './operation-cost.ts';
 
 /** What `extensions.cost` reports on every executed (or refused) operation. */

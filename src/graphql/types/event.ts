@@ -14,7 +14,7 @@ import {
   type ListedEvent,
   prepareEventFilter,
 } from '../../domain/events/find-events.ts';
-import type { RequestContext } from '../../server/context.ts';
+import type { RequestContext } from '../../http/context.ts';
 import { builder } from '../builder.ts';
 import { resolveKeysetConnection } from '../keyset.ts';
 import {

@@ -24,7 +24,7 @@ import {
 } from '../../domain/organisations/organisation-parts.ts';
 import { type OrganisationRole, partitionRoles } from '../../domain/organisations/organisation-people.ts';
 import { sizeBand } from '../../domain/organisations/size-band.ts';
-import type { RequestContext } from '../../server/context.ts';
+import type { RequestContext } from '../../http/context.ts';
 import { builder } from '../builder.ts';
 import { resolveKeysetConnection } from '../keyset.ts';
 import { ArticleRef, ClientSummaryRef, IndustryRef, OrganisationRef, ProfileRef } from '../refs.ts';

@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { getArticle } from '../../domain/articles/get-article.ts';
-import { covers } from '../../server/authenticate.ts';
+import { covers } from '../../http/authenticate.ts';
 import { commonErrorResponses, envelope, envelopeSchema, notFoundResponse } from '../envelope.ts';
 import type { RestApp } from '../router.ts';
 import { articleSchema, serializeArticle } from '../serializers/articles.ts';

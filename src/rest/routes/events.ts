@@ -3,7 +3,7 @@ import { eventTypes } from '../../db/schema/events.ts';
 import { describeEvents } from '../../domain/events/describe-events.ts';
 import { countEvents, findEvents, prepareEventFilter } from '../../domain/events/find-events.ts';
 import { getEvent } from '../../domain/events/get-event.ts';
-import { covers } from '../../server/authenticate.ts';
+import { covers } from '../../http/authenticate.ts';
 import { commonErrorResponses, envelope, envelopeSchema, notFoundResponse } from '../envelope.ts';
 import { maxEventsLimit, pageMeta, pageMetaSchema, pageWindow, pagingQuery, splitPage } from '../paging.ts';
 import type { RestApp } from '../router.ts';

@@ -11,7 +11,7 @@ import {
 import { getOrganisation } from '../../domain/organisations/get-organisation.ts';
 import { getOrganisationPeople } from '../../domain/organisations/organisation-people.ts';
 import { getOrganisationOwnership } from '../../domain/ownership/organisation-ownership.ts';
-import { covers } from '../../server/authenticate.ts';
+import { covers } from '../../http/authenticate.ts';
 import { commonErrorResponses, envelope, envelopeSchema, notFoundResponse } from '../envelope.ts';
 import { maxLimit, pageMeta, pageMetaSchema, pageWindow, pagingQuery, splitPage } from '../paging.ts';
 import type { RestApp } from '../router.ts';

@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { getProfileStakes } from '../../domain/ownership/profile-stakes.ts';
-import { covers } from '../../server/authenticate.ts';
+import { covers } from '../../http/authenticate.ts';
 import { commonErrorResponses, envelope, envelopeSchema } from '../envelope.ts';
 import type { RestApp } from '../router.ts';
 import { profileOwnershipItemSchema, serializeProfileOwnershipItem } from '../serializers/ownership.ts';

@@ -10,7 +10,7 @@ import {
   collapseModes,
   getProfileArticles,
 } from '../../domain/profiles/profile-articles.ts';
-import { covers } from '../../server/authenticate.ts';
+import { covers } from '../../http/authenticate.ts';
 import { commonErrorResponses, envelope, envelopeSchema, notFoundResponse } from '../envelope.ts';
 import { maxLimit, pageMeta, pageMetaSchema, pageWindow, pagingQuery, splitPage } from '../paging.ts';
 import type { RestApp } from '../router.ts';

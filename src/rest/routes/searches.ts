@@ -7,9 +7,10 @@ import {
   findSuggestions,
   maxSuggestionQueryLength,
 } from '../../domain/suggestions/find-suggestions.ts';
-import type { AppEnv } from '../../server/app-env.ts';
-import { covers } from '../../server/authenticate.ts';
-import { limitBodySize } from '../../server/limits/limit-body-size.ts';
+import type { AppEnv } from '../../http/app-env.ts';
+import { covers } from '../../http/authenticate.ts';
+import { answerForCode } from '../../http/errors.ts';
+import { limitBodySize } from '../../http/limits/limit-body-size.ts';
 import { commonErrorResponses, envelope, envelopeSchema, errorEnvelopeSchema } from '../envelope.ts';
 import { errorResponse } from '../errors.ts';
 import { maxLimit, pageMeta, pageMetaSchema, pageWindow, pagingQuery, splitPage } from '../paging.ts';
@@ -35,7 +36,7 @@ const errorContent = (description: string) => ({
 const requireJsonContentType: MiddlewareHandler<AppEnv> = async (c, next) => {
   const mediaType = (c.req.header('Content-Type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (mediaType !== 'application/json') {
-    return errorResponse(c, 415, [
+    return errorResponse(c, answerForCode('UNSUPPORTED_MEDIA_TYPE'), [
       `Send the search as JSON with the header Content-Type: application/json (got ${mediaType ? `\`${mediaType}\`` : 'none'}).`,
     ]);
   }
@@ -47,7 +48,9 @@ const requireParsableJson: MiddlewareHandler<AppEnv> = async (c, next) => {
   try {
     JSON.parse(await c.req.text());
   } catch {
-    return errorResponse(c, 400, ['The request body is not valid JSON; send `{ "query": [ ...chips ] }`.']);
+    return errorResponse(c, answerForCode('BAD_REQUEST'), [
+      'The request body is not valid JSON; send `{ "query": [ ...chips ] }`.',
+    ]);
   }
   await next();
 };

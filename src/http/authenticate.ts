@@ -4,6 +4,7 @@ import { bearerToken, findViewer } from '../auth/tokens.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { AppEnv } from './app-env.ts';
 import { createRequestContext } from './context.ts';
+import { RequestError } from './errors.ts';
 import type { AppServices } from './services.ts';
 
 /** Resolves the bearer token to a viewer and builds the request context; 401 when there is none. */
@@ -11,11 +12,11 @@ export function authenticate(services: AppServices): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const token = bearerToken(c.req.header('Authorization'));
     if (!token) {
-      throw new DomainError('UNAUTHENTICATED', 'Send a bearer token: Authorization: Bearer <token>.');
+      throw new RequestError('UNAUTHENTICATED', 'Send a bearer token: Authorization: Bearer <token>.');
     }
     const viewer = await findViewer(services.db, services.plans, token, services.viewerCache);
     if (!viewer)
-      throw new DomainError('UNAUTHENTICATED', 'The bearer token is unknown, revoked or malformed.');
+      throw new RequestError('UNAUTHENTICATED', 'The bearer token is unknown, revoked or malformed.');
     c.set(
       'ctx',
       createRequestContext({

@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { HTTPException } from 'hono/http-exception';
 import type { AppEnv } from '../app-env.ts';
+import { RequestError } from '../errors.ts';
 
 /** Largest GraphQL request body; the token limit bounds the query itself, this bounds the variables too. */
 export const graphqlBodyLimitBytes = 100 * 1024;
@@ -20,9 +20,10 @@ function incomingOf(env: unknown): IncomingMessage | undefined {
  */
 export function limitBodySize(maxBytes: number): MiddlewareHandler<AppEnv> {
   const tooLarge = () => {
-    throw new HTTPException(413, {
-      message: `The request body is larger than the ${maxBytes / 1024} KiB this endpoint accepts.`,
-    });
+    throw new RequestError(
+      'PAYLOAD_TOO_LARGE',
+      `The request body is larger than the ${maxBytes / 1024} KiB this endpoint accepts.`,
+    );
   };
   const counted = bodyLimit({ maxSize: maxBytes, onError: tooLarge });
   return async (c, next) => {

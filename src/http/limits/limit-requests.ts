@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
-import { DomainError } from '../../domain/errors.ts';
 import type { AppEnv } from '../app-env.ts';
+import { RequestError } from '../errors.ts';
 import type { Quotas } from './quotas.ts';
 import { rateLimitedHeaders, rateLimitHeaders } from './rate-limit-headers.ts';
 
@@ -12,13 +12,13 @@ export function limitRequests(quotas: Quotas): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const viewer = c.var.ctx.viewer;
     if (!viewer)
-      throw new DomainError('UNAUTHENTICATED', 'Send a bearer token: Authorization: Bearer <token>.');
+      throw new RequestError('UNAUTHENTICATED', 'Send a bearer token: Authorization: Bearer <token>.');
     const state = await quotas.charge('requests', viewer, 1);
     if (!state.allowed) {
       for (const [name, value] of Object.entries(rateLimitedHeaders(viewer.plan.name, state))) {
         c.header(name, value);
       }
-      throw new DomainError(
+      throw new RequestError(
         'RATE_LIMITED',
         `This token has used its ${state.limit} requests per ${state.windowSeconds} s (plan ${viewer.plan.name}); ` +
           `retry in ${state.resetSeconds} s.`,
