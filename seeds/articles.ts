@@ -1,10 +1,6 @@
-import {
-  type AnnotationType,
-  annotationsTable,
-  articleOrganisationsTable,
-  articlesTable,
-} from '../src/db/schema/articles.ts';
+import { annotationsTable, articleOrganisationsTable, articlesTable } from '../src/db/schema/articles.ts';
 import { eventArticlesTable } from '../src/db/schema/events.ts';
+import type { AnnotationType } from '../src/domain/vocabulary/articles.ts';
 import { ArticleText, astralSymbols, reporterNames } from './article-text.ts';
 import type { RowBatch } from './bulk-load.ts';
 import { daysBefore, shortlyAfter } from './dates.ts';

@@ -1,9 +1,5 @@
-import {
-  type Compensation,
-  type EventDetails,
-  eventParticipantsTable,
-  eventsTable,
-} from '../src/db/schema/events.ts';
+import { eventParticipantsTable, eventsTable } from '../src/db/schema/events.ts';
+import type { Compensation, EventDetails } from '../src/domain/vocabulary/events.ts';
 import type { RowBatch } from './bulk-load.ts';
 import { addDays, daysBefore, daysBetween, earliest, isoDate, shortlyAfter } from './dates.ts';
 import { occupationReference } from './occupations.ts';

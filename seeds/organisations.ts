@@ -1,5 +1,4 @@
 import {
-  type ClientSummaryEntry,
   clientSummariesTable,
   organisationAddressesTable,
   organisationAliasesTable,
@@ -7,11 +6,14 @@ import {
   organisationIndustriesTable,
   organisationPhonesTable,
   organisationScoresTable,
-  type organisationStatuses,
   organisationsTable,
   organisationTickersTable,
-  scoreDimensions,
 } from '../src/db/schema/organisations.ts';
+import {
+  type ClientSummaryEntry,
+  type organisationStatuses,
+  scoreDimensions,
+} from '../src/domain/vocabulary/organisations.ts';
 import { gicsTaxonomy } from '../src/reference/gics.ts';
 import type { RowBatch } from './bulk-load.ts';
 import { daysBefore, isoDate } from './dates.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ownerRelationships } from '../src/db/schema/ownership.ts';
+import { ownerRelationships } from '../src/domain/vocabulary/ownership.ts';
 import { RowBatch } from './bulk-load.ts';
 import { organisationIdentity } from './organisations.ts';
 import {

@@ -1,8 +1,5 @@
-import {
-  type OwnerRelationship,
-  organisationOwnershipsTable,
-  profileStakesTable,
-} from '../src/db/schema/ownership.ts';
+import { organisationOwnershipsTable, profileStakesTable } from '../src/db/schema/ownership.ts';
+import type { OwnerRelationship } from '../src/domain/vocabulary/ownership.ts';
 import type { RowBatch } from './bulk-load.ts';
 import { daysBefore, isoDate } from './dates.ts';
 import { organisationIdentity, organisationWhere } from './organisations.ts';

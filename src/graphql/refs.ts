@@ -1,10 +1,16 @@
-import type { Annotation, Article } from '../db/schema/articles.ts';
-import type { Event } from '../db/schema/events.ts';
-import type { ClientSummary, Organisation } from '../db/schema/organisations.ts';
-import type { ProfileStake } from '../db/schema/ownership.ts';
-import type { Experience, Profile } from '../db/schema/profiles.ts';
-import type { Industry, Occupation } from '../db/schema/reference.ts';
-import type { SavedSearch } from '../db/schema/searches.ts';
+import type {
+  Annotation,
+  Article,
+  ClientSummary,
+  Event,
+  Experience,
+  Industry,
+  Occupation,
+  Organisation,
+  Profile,
+  ProfileStake,
+  SavedSearch,
+} from '../domain/records.ts';
 import { builder } from './builder.ts';
 
 // Declared apart from their implementations so that any type file can link to any other.

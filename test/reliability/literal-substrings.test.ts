@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/database.ts';
-import { eventTypes } from '../../src/db/schema/events.ts';
+import { eventTypes } from '../../src/domain/vocabulary/events.ts';
 import { openTestApp, type TestApp } from '../support/test-app.ts';
 import { assertProperty, writeUnlimitedPlansFile } from './support/fuzz.ts';
 

@@ -2,11 +2,11 @@ import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/database.ts';
-import { annotationTypes } from '../../src/db/schema/articles.ts';
-import { eventTypes } from '../../src/db/schema/events.ts';
-import { organisationStatuses, scoreDimensions } from '../../src/db/schema/organisations.ts';
 import { activityPeriods, activityTypes } from '../../src/domain/organisations/find-organisations.ts';
 import { profileTypes } from '../../src/domain/profiles/find-profiles.ts';
+import { annotationTypes } from '../../src/domain/vocabulary/articles.ts';
+import { eventTypes } from '../../src/domain/vocabulary/events.ts';
+import { organisationStatuses, scoreDimensions } from '../../src/domain/vocabulary/organisations.ts';
 import { openTestApp, type TestApp } from '../support/test-app.ts';
 import {
   assertProperty,

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countStatements, queryRows } from '../../src/db/database.ts';
-import type { EventDetails } from '../../src/db/schema/events.ts';
-import type { ClientSummaryEntry } from '../../src/db/schema/organisations.ts';
+import type { EventDetails } from '../../src/domain/vocabulary/events.ts';
+import type { ClientSummaryEntry } from '../../src/domain/vocabulary/organisations.ts';
 import { type Envelope, openTestApp, type TestApp } from '../support/test-app.ts';
 
 interface PageMeta {

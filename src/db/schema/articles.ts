@@ -10,17 +10,12 @@ import {
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { annotationTypes, articleLicences, speakerKinds } from '../../domain/vocabulary/articles.ts';
 import { organisationsTable } from './organisations.ts';
 import { profilesTable } from './profiles.ts';
 
-/** `full_text` allows the content and verbatim passages to be shown; `metadata_only` withholds both. */
-export const articleLicences = ['full_text', 'metadata_only'] as const;
 export const articleLicenceEnum = pgEnum('article_licence', articleLicences);
-
-export const annotationTypes = ['speech', 'feedback', 'recommendation', 'review'] as const;
 export const annotationTypeEnum = pgEnum('annotation_type', annotationTypes);
-
-export const speakerKinds = ['person', 'body'] as const;
 export const speakerKindEnum = pgEnum('speaker_kind', speakerKinds);
 
 export const articlesTable = pgTable(
@@ -86,6 +81,4 @@ export const articleOrganisationsTable = pgTable(
 );
 
 export type Article = typeof articlesTable.$inferSelect;
-export type ArticleLicence = (typeof articleLicences)[number];
 export type Annotation = typeof annotationsTable.$inferSelect;
-export type AnnotationType = (typeof annotationTypes)[number];

@@ -1,46 +1,11 @@
 import { index, jsonb, pgEnum, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { type EventDetails, eventTypes } from '../../domain/vocabulary/events.ts';
 import { articlesTable } from './articles.ts';
 import { clientSummariesTable, organisationsTable } from './organisations.ts';
 import { profilesTable } from './profiles.ts';
 import { occupationsTable } from './reference.ts';
 
-export const eventTypes = ['move', 'funding', 'deal', 'public_offering', 'client_summary'] as const;
 export const eventTypeEnum = pgEnum('event_type', eventTypes);
-
-export interface Compensation {
-  type: string;
-  value: number;
-  value_type: string;
-  value_suffix: string | null;
-}
-
-/** Type-specific data kept as the spec shapes it; linked records live in columns. */
-export interface EventDetails {
-  /** move */
-  compensations?: Compensation[];
-  /** funding */
-  round?: string;
-  value?: number;
-  currency_code?: string;
-  /** deal */
-  deal?: {
-    type: string;
-    status: string;
-    value: number | null;
-    value_usd: number | null;
-    announcement_date: string | null;
-    completion_date: string | null;
-    terms: string | null;
-  };
-  /** public_offering */
-  offering?: {
-    exchange: string;
-    ticker: string;
-    price: number | null;
-    shares_offered: number | null;
-    currency_code: string;
-  };
-}
 
 export const eventsTable = pgTable(
   'events',
@@ -108,5 +73,4 @@ export const eventArticlesTable = pgTable(
 
 export type Event = typeof eventsTable.$inferSelect;
 export type NewEvent = typeof eventsTable.$inferInsert;
-export type EventType = (typeof eventTypes)[number];
 export type EventParticipant = typeof eventParticipantsTable.$inferSelect;

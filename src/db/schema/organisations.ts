@@ -15,26 +15,18 @@ import {
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
+import {
+  addressKinds,
+  type ClientSummaryEntry,
+  organisationStatuses,
+  scoreDimensions,
+  summaryTypes,
+} from '../../domain/vocabulary/organisations.ts';
 import { industriesTable } from './reference.ts';
 
-export const organisationStatuses = ['active', 'merged', 'dormant', 'dissolved', 'unknown'] as const;
 export const organisationStatusEnum = pgEnum('organisation_status', organisationStatuses);
-
-export const scoreDimensions = [
-  'growth_momentum',
-  'financial_strength',
-  'industry_health',
-  'management_strength',
-  'customer_sentiment',
-  'ipo_readiness',
-  'ma_attractiveness',
-] as const;
 export const scoreDimensionEnum = pgEnum('score_dimension', scoreDimensions);
-
-export const addressKinds = ['company', 'mailing'] as const;
 export const addressKindEnum = pgEnum('address_kind', addressKinds);
-
-export const summaryTypes = ['client', 'fund'] as const;
 export const summaryTypeEnum = pgEnum('summary_type', summaryTypes);
 
 export const organisationsTable = pgTable(
@@ -255,14 +247,6 @@ export const organisationScoresTable = pgTable(
   ],
 );
 
-export interface ClientSummaryEntry {
-  client_type: string;
-  client_type_label: string;
-  number_of_clients: number | null;
-  fewer_than_5: boolean;
-  regulatory_assets_under_management: number | null;
-}
-
 /** Assets-under-management records; an organisation has several over the years, the latest is its `client_summary`. */
 export const clientSummariesTable = pgTable(
   'client_summaries',
@@ -281,8 +265,6 @@ export const clientSummariesTable = pgTable(
 
 export type Organisation = typeof organisationsTable.$inferSelect;
 export type NewOrganisation = typeof organisationsTable.$inferInsert;
-export type OrganisationStatus = (typeof organisationStatuses)[number];
-export type ScoreDimension = (typeof scoreDimensions)[number];
 export type OrganisationAlias = typeof organisationAliasesTable.$inferSelect;
 export type OrganisationTicker = typeof organisationTickersTable.$inferSelect;
 export type OrganisationDomain = typeof organisationDomainsTable.$inferSelect;

@@ -1,16 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, date, index, pgEnum, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { ownerRelationships } from '../../domain/vocabulary/ownership.ts';
 import { organisationsTable } from './organisations.ts';
 import { profilesTable } from './profiles.ts';
 
-/** How an owner relates to what it owns. Seen from the owned side, `parent` reads as `subsidiary`. */
-export const ownerRelationships = [
-  'parent',
-  'minority_owner',
-  'joint_venture_partner',
-  'associate',
-  'affiliate',
-] as const;
 export const ownerRelationshipEnum = pgEnum('owner_relationship', ownerRelationships);
 
 /** One row serves both directions: the owner's subsidiaries and the owned organisation's owners. */
@@ -59,5 +52,4 @@ export const profileStakesTable = pgTable(
 );
 
 export type OrganisationOwnership = typeof organisationOwnershipsTable.$inferSelect;
-export type OwnerRelationship = (typeof ownerRelationships)[number];
 export type ProfileStake = typeof profileStakesTable.$inferSelect;

@@ -1,12 +1,5 @@
 import { jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-
-export interface StoredChip {
-  fieldType: string;
-  label: string;
-  value: string;
-  /** Condition chips only; stored upper case. */
-  operator?: string;
-}
+import type { StoredChip } from '../../domain/vocabulary/searches.ts';
 
 /** Saved event searches; identical chip lists share one row through `fingerprint`. They never expire. */
 export const savedSearchesTable = pgTable('saved_searches', {

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, getTableColumns, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../../db/database.ts';
-import { type Event, type EventType, eventParticipantsTable, eventsTable } from '../../db/schema/events.ts';
+import { type Event, eventParticipantsTable, eventsTable } from '../../db/schema/events.ts';
+import type { EventType } from '../../domain/vocabulary/events.ts';
 import { invalidParameter } from '../errors.ts';
 import { countWithinLimit, estimateRows, type ListWindow, type Total } from '../paging.ts';
 import { chipCondition } from '../searches/chip-filter.ts';

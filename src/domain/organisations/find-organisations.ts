@@ -2,11 +2,10 @@ import { and, asc, desc, eq, gte, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.ts';
 import {
   type Organisation,
-  type OrganisationStatus,
   organisationNamesTable,
   organisationsTable,
-  type ScoreDimension,
 } from '../../db/schema/organisations.ts';
+import type { OrganisationStatus, ScoreDimension } from '../../domain/vocabulary/organisations.ts';
 import { invalidParameter } from '../errors.ts';
 import { countWithinLimit, type ListWindow, likeSubstring, type Total } from '../paging.ts';
 import { resolveCountry } from './country.ts';
@@ -170,9 +169,7 @@ export function organisationConditions(
 
   const minConfidence = filter.minConfidence ?? (filter.showEmpty ? 0 : defaultMinConfidence);
   if (!Number.isInteger(minConfidence) || minConfidence < 0 || minConfidence > 100) {
-    throw invalidParameter(
-      `min_confidence (minConfidence) must be an integer from 0 to 100; got ${minConfidence}.`,
-    );
+    throw invalidParameter(`The minimum confidence must be an integer from 0 to 100; got ${minConfidence}.`);
   }
   if (minConfidence > 0) conditions.push(gte(o.confidence, minConfidence));
 
@@ -184,7 +181,7 @@ export function organisationConditions(
   if (filter.score !== undefined) {
     const { dimension, min } = filter.score;
     if (!Number.isInteger(min) || min < 1 || min > 100) {
-      throw invalidParameter(`score_min (the minimum score) must be an integer from 1 to 100; got ${min}.`);
+      throw invalidParameter(`The minimum score must be an integer from 1 to 100; got ${min}.`);
     }
     conditions.push(
       sql`exists (select 1 from organisation_scores sc where sc.organisation_reference = ${o.reference} and sc.dimension = ${dimension} and sc.score >= ${min})`,

@@ -1,7 +1,8 @@
 import { aliasedTable, asc, desc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../../db/database.ts';
 import { organisationsTable } from '../../db/schema/organisations.ts';
-import { type OwnerRelationship, organisationOwnershipsTable } from '../../db/schema/ownership.ts';
+import { organisationOwnershipsTable } from '../../db/schema/ownership.ts';
+import type { OwnerRelationship } from '../../domain/vocabulary/ownership.ts';
 import { notFound } from '../errors.ts';
 import { listProfileOwners, type NamedStake } from './profile-stakes.ts';
 

@@ -1,13 +1,8 @@
 import { getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../../db/database.ts';
-import {
-  type Annotation,
-  type AnnotationType,
-  type Article,
-  annotationsTable,
-  articlesTable,
-} from '../../db/schema/articles.ts';
+import { type Annotation, type Article, annotationsTable, articlesTable } from '../../db/schema/articles.ts';
 import { profilesTable } from '../../db/schema/profiles.ts';
+import type { AnnotationType } from '../../domain/vocabulary/articles.ts';
 import { notFound } from '../errors.ts';
 import type { ListWindow, Total } from '../paging.ts';
 

@@ -1,7 +1,8 @@
 import { and, eq, or, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import { eventsTable, eventTypes } from '../../db/schema/events.ts';
-import type { StoredChip } from '../../db/schema/searches.ts';
+import { eventsTable } from '../../db/schema/events.ts';
+import { eventTypes } from '../../domain/vocabulary/events.ts';
+import type { StoredChip } from '../../domain/vocabulary/searches.ts';
 import { type ConditionChip, groupConditions } from './chips.ts';
 
 /**

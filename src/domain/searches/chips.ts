@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { StoredChip } from '../../db/schema/searches.ts';
+import type { StoredChip } from '../../domain/vocabulary/searches.ts';
 
 /** The one message every malformed chip list gets, as the interface spells it. */
 export const invalidChipsMessage = 'Invalid chip data detected.';

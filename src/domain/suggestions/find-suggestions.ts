@@ -1,9 +1,10 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { type Database, queryRows } from '../../db/database.ts';
-import { eventsTable, eventTypes } from '../../db/schema/events.ts';
+import { eventsTable } from '../../db/schema/events.ts';
 import { organisationNamesTable } from '../../db/schema/organisations.ts';
 import { occupationsTable } from '../../db/schema/reference.ts';
+import { eventTypes } from '../../domain/vocabulary/events.ts';
 import { invalidParameter } from '../errors.ts';
 import { nameSubstringMatch } from '../organisations/name-substring.ts';
 import { countBesidePage, countWithinLimit, likeSubstring, type Total } from '../paging.ts';

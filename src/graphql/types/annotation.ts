@@ -1,6 +1,7 @@
-import { type Annotation, annotationTypes, speakerKinds } from '../../db/schema/articles.ts';
 import { licenceAllowsText } from '../../domain/articles/licence.ts';
 import type { ProfileAnnotation } from '../../domain/profiles/profile-articles.ts';
+import type { Annotation } from '../../domain/records.ts';
+import { annotationTypes, speakerKinds } from '../../domain/vocabulary/articles.ts';
 import { builder } from '../builder.ts';
 import { AnnotationRef, ArticleRef, ProfileRef } from '../refs.ts';
 

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { type Article, articleLicences } from '../../db/schema/articles.ts';
 import type { ArticleKey } from '../../domain/articles/get-article.ts';
 import { licenceAllowsText } from '../../domain/articles/licence.ts';
 import type { Total } from '../../domain/paging.ts';
+import type { Article } from '../../domain/records.ts';
+import { articleLicences } from '../../domain/vocabulary/articles.ts';
 import { builder } from '../builder.ts';
 import { resolveKeysetConnection } from '../keyset.ts';
 import { AnnotationRef, ArticleRef, MoveEventRef, OrganisationRef } from '../refs.ts';

@@ -1,4 +1,4 @@
-import type { ClientSummaryEntry } from '../../db/schema/organisations.ts';
+import type { ClientSummaryEntry } from '../../domain/vocabulary/organisations.ts';
 import { builder } from '../builder.ts';
 import { ClientSummaryRef, OrganisationRef } from '../refs.ts';
 import { SummaryTypeEnum } from './organisation-enums.ts';

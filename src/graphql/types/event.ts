@@ -1,12 +1,5 @@
 import { z } from 'zod';
 import {
-  type Compensation,
-  type Event,
-  type EventDetails,
-  type EventType,
-  eventTypes,
-} from '../../db/schema/events.ts';
-import {
   countEvents,
   type EventKey,
   eventKeyOf,
@@ -14,6 +7,13 @@ import {
   type ListedEvent,
   prepareEventFilter,
 } from '../../domain/events/find-events.ts';
+import type { Event } from '../../domain/records.ts';
+import {
+  type Compensation,
+  type EventDetails,
+  type EventType,
+  eventTypes,
+} from '../../domain/vocabulary/events.ts';
 import type { RequestContext } from '../../http/context.ts';
 import { builder } from '../builder.ts';
 import { resolveKeysetConnection } from '../keyset.ts';

@@ -1,6 +1,10 @@
-import { organisationStatuses, scoreDimensions, summaryTypes } from '../../db/schema/organisations.ts';
 import { activityPeriods, activityTypes } from '../../domain/organisations/find-organisations.ts';
 import { relationshipTypes } from '../../domain/ownership/organisation-ownership.ts';
+import {
+  organisationStatuses,
+  scoreDimensions,
+  summaryTypes,
+} from '../../domain/vocabulary/organisations.ts';
 import { builder } from '../builder.ts';
 
 /**

@@ -1,14 +1,5 @@
 import { type FragmentDefinitionNode, Kind, type SelectionSetNode } from 'graphql';
 import { z } from 'zod';
-import type {
-  Organisation,
-  OrganisationAddress,
-  OrganisationAlias,
-  OrganisationDomain,
-  OrganisationPhone,
-  OrganisationScore,
-  OrganisationTicker,
-} from '../../db/schema/organisations.ts';
 import { DomainError } from '../../domain/errors.ts';
 import {
   countOrganisations,
@@ -24,6 +15,15 @@ import {
 } from '../../domain/organisations/organisation-parts.ts';
 import { type OrganisationRole, partitionRoles } from '../../domain/organisations/organisation-people.ts';
 import { sizeBand } from '../../domain/organisations/size-band.ts';
+import type {
+  Organisation,
+  OrganisationAddress,
+  OrganisationAlias,
+  OrganisationDomain,
+  OrganisationPhone,
+  OrganisationScore,
+  OrganisationTicker,
+} from '../../domain/records.ts';
 import type { RequestContext } from '../../http/context.ts';
 import { builder } from '../builder.ts';
 import { resolveKeysetConnection } from '../keyset.ts';

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { ProfileEmail } from '../../db/schema/profiles.ts';
 import type { Total } from '../../domain/paging.ts';
 import { pickCurrentRole } from '../../domain/profiles/current-role.ts';
 import {
@@ -16,6 +15,7 @@ import {
   type ProfileArticle,
   type ProfileArticleKey,
 } from '../../domain/profiles/profile-articles.ts';
+import type { ProfileEmail } from '../../domain/records.ts';
 import { builder } from '../builder.ts';
 import { resolveKeysetConnection } from '../keyset.ts';
 import { AnnotationRef, ArticleRef, EventRef, ExperienceRef, ProfileRef } from '../refs.ts';

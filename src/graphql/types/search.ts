@@ -1,7 +1,7 @@
-import type { StoredChip } from '../../db/schema/searches.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { invalidChipsMessage, maxChips, supportedFieldTypes } from '../../domain/searches/chips.ts';
 import { saveEventSearch } from '../../domain/searches/save-search.ts';
+import type { StoredChip } from '../../domain/vocabulary/searches.ts';
 import { builder } from '../builder.ts';
 import { SavedSearchRef } from '../refs.ts';
 

@@ -1,8 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { eventTypes } from '../../db/schema/events.ts';
 import { describeEvents } from '../../domain/events/describe-events.ts';
 import { countEvents, findEvents, prepareEventFilter } from '../../domain/events/find-events.ts';
 import { getEvent } from '../../domain/events/get-event.ts';
+import { eventTypes } from '../../domain/vocabulary/events.ts';
 import { covers } from '../../http/authenticate.ts';
 import { commonErrorResponses, envelope, envelopeSchema, notFoundResponse } from '../envelope.ts';
 import { maxEventsLimit, pageMeta, pageMetaSchema, pageWindow, pagingQuery, splitPage } from '../paging.ts';

@@ -1,5 +1,4 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { organisationStatuses, scoreDimensions } from '../../db/schema/organisations.ts';
 import { invalidParameter } from '../../domain/errors.ts';
 import {
   type ActivityType,
@@ -11,6 +10,7 @@ import {
 import { getOrganisation } from '../../domain/organisations/get-organisation.ts';
 import { getOrganisationPeople } from '../../domain/organisations/organisation-people.ts';
 import { getOrganisationOwnership } from '../../domain/ownership/organisation-ownership.ts';
+import { organisationStatuses, scoreDimensions } from '../../domain/vocabulary/organisations.ts';
 import { covers } from '../../http/authenticate.ts';
 import { commonErrorResponses, envelope, envelopeSchema, notFoundResponse } from '../envelope.ts';
 import { maxLimit, pageMeta, pageMetaSchema, pageWindow, pagingQuery, splitPage } from '../paging.ts';

@@ -1,6 +1,4 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { annotationTypes } from '../../db/schema/articles.ts';
-import type { Experience } from '../../db/schema/profiles.ts';
 import type { Loaders } from '../../domain/loaders.ts';
 import { pickCurrentRole } from '../../domain/profiles/current-role.ts';
 import { countProfiles, findProfiles, profileTypes } from '../../domain/profiles/find-profiles.ts';
@@ -10,6 +8,8 @@ import {
   collapseModes,
   getProfileArticles,
 } from '../../domain/profiles/profile-articles.ts';
+import type { Experience } from '../../domain/records.ts';
+import { annotationTypes } from '../../domain/vocabulary/articles.ts';
 import { covers } from '../../http/authenticate.ts';
 import { commonErrorResponses, envelope, envelopeSchema, notFoundResponse } from '../envelope.ts';
 import { maxLimit, pageMeta, pageMetaSchema, pageWindow, pagingQuery, splitPage } from '../paging.ts';

@@ -1,7 +1,8 @@
 import { z } from '@hono/zod-openapi';
-import type { Annotation, ArticleLicence } from '../../db/schema/articles.ts';
-import { annotationTypes, speakerKinds } from '../../db/schema/articles.ts';
 import { licenceAllowsText } from '../../domain/articles/licence.ts';
+import type { Annotation } from '../../domain/records.ts';
+import type { ArticleLicence } from '../../domain/vocabulary/articles.ts';
+import { annotationTypes, speakerKinds } from '../../domain/vocabulary/articles.ts';
 
 export const annotationSchema = z
   .object({

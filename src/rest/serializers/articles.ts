@@ -1,9 +1,9 @@
 import { z } from '@hono/zod-openapi';
-import { type Annotation, type Article, articleLicences } from '../../db/schema/articles.ts';
-import { type Event, eventTypes } from '../../db/schema/events.ts';
-import type { Organisation } from '../../db/schema/organisations.ts';
 import { licenceAllowsText } from '../../domain/articles/licence.ts';
 import type { ProfileAnnotation, ProfileArticle } from '../../domain/profiles/profile-articles.ts';
+import type { Annotation, Article, Event, Organisation } from '../../domain/records.ts';
+import { articleLicences } from '../../domain/vocabulary/articles.ts';
+import { eventTypes } from '../../domain/vocabulary/events.ts';
 import { annotationSchema, serializeAnnotation } from './annotations.ts';
 
 const profileAnnotationSchema = annotationSchema

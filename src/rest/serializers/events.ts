@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { eventTypes } from '../../db/schema/events.ts';
 import type { DescribedEvent } from '../../domain/events/describe-events.ts';
+import { eventTypes } from '../../domain/vocabulary/events.ts';
 import { annotationSchema, serializeAnnotation } from './annotations.ts';
 import {
   addressSchema,

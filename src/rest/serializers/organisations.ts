@@ -1,15 +1,14 @@
 import { z } from '@hono/zod-openapi';
-import {
-  type ClientSummary,
-  type Organisation,
-  type OrganisationAddress,
-  type OrganisationTicker,
-  organisationStatuses,
-  summaryTypes,
-} from '../../db/schema/organisations.ts';
 import type { OrganisationRecord } from '../../domain/organisations/get-organisation.ts';
 import type { OrganisationPeople, OrganisationRole } from '../../domain/organisations/organisation-people.ts';
 import { sizeBand, sizeBands } from '../../domain/organisations/size-band.ts';
+import type {
+  ClientSummary,
+  Organisation,
+  OrganisationAddress,
+  OrganisationTicker,
+} from '../../domain/records.ts';
+import { organisationStatuses, summaryTypes } from '../../domain/vocabulary/organisations.ts';
 
 const sizeSchema = z.enum(sizeBands).openapi({
   description: 'The headcount band of `totals.employees`; `-` when the headcount is unknown (0).',

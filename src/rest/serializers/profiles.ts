@@ -1,7 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import type { Organisation } from '../../db/schema/organisations.ts';
-import type { Experience, Profile, ProfileEmail } from '../../db/schema/profiles.ts';
-import type { Occupation } from '../../db/schema/reference.ts';
+import type { Experience, Occupation, Organisation, Profile, ProfileEmail } from '../../domain/records.ts';
 
 const dateSchema = z.string().openapi({ format: 'date', example: '2021-04-30' });
 const confidenceScoreSchema = z

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import type { SavedSearch } from '../../db/schema/searches.ts';
+import type { SavedSearch } from '../../domain/records.ts';
 import { supportedFieldTypes } from '../../domain/searches/chips.ts';
 import type { Suggestion } from '../../domain/suggestions/find-suggestions.ts';
 
