@@ -1,8 +1,7 @@
 import { GraphQLError } from 'graphql';
 import { createYoga, type GraphiQLOptions, type Plugin } from 'graphql-yoga';
-import { DomainError, isDatabaseUnavailable } from '../domain/errors.ts';
 import type { RequestContext } from '../http/context.ts';
-import { answerForCode } from '../http/errors.ts';
+import { answerFor, answerForCode } from '../http/errors.ts';
 import type { Quotas } from '../http/limits/quotas.ts';
 import { useOperationMetrics } from '../http/observability/graphql-metrics.ts';
 import { logger } from '../http/observability/logger.ts';
@@ -24,14 +23,10 @@ function originalOf(error: unknown): unknown {
   return error instanceof GraphQLError ? (error.originalError ?? error) : error;
 }
 
-/** Anything but the domain's errors, an unavailable database and GraphQL's own errors about the request. */
+/** Anything the error table does not answer and that is not GraphQL's own error about the request. */
 function isUnexpected(error: unknown): boolean {
   const original = originalOf(error);
-  return !(
-    original instanceof DomainError ||
-    original instanceof GraphQLError ||
-    isDatabaseUnavailable(original)
-  );
+  return !(original instanceof GraphQLError || answerFor(original));
 }
 
 /** Unexpected errors already logged with their request's correlation id (see useUnexpectedErrorLog). */
@@ -63,20 +58,22 @@ function useUnexpectedErrorLog(): Plugin<RequestContext> {
 }
 
 /** Expected errors (the domain's, and GraphQL's own about the request) keep their message; the rest is masked. */
-function maskError(error: unknown, message: string): GraphQLError {
+export function maskError(error: unknown, message: string): GraphQLError {
   const original = originalOf(error);
-  if (original instanceof DomainError) {
+  const answer = original instanceof GraphQLError ? undefined : answerFor(original);
+  if (answer) {
     // The located error, coded in place: it keeps its path and locations, and returning the error Yoga passed in
     // tells Yoga it is expected, so that a client's mistake is not logged as a server error with its stack.
-    if (error instanceof GraphQLError) {
-      (error.extensions as Record<string, unknown>).code = original.code;
+    if (error instanceof GraphQLError && error.message === answer.message) {
+      (error.extensions as Record<string, unknown>).code = answer.code;
       return error;
     }
-    return new GraphQLError(original.message, { extensions: { code: original.code } });
-  }
-  if (isDatabaseUnavailable(original)) {
-    const answer = answerForCode('UNAVAILABLE');
-    return new GraphQLError(answer.message, { extensions: { code: answer.code } });
+    const located = error instanceof GraphQLError ? error : undefined;
+    return new GraphQLError(answer.message, {
+      nodes: located?.nodes,
+      path: located?.path,
+      extensions: { code: answer.code },
+    });
   }
   // A GraphQLError all the way down is about the request (validation, variable coercion, a refused scope).
   // The located error carries the path and locations; returning it also tells Yoga not to log it.
