@@ -15,12 +15,11 @@ import {
 import type { DataArea } from '../auth/plans.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { Total } from '../domain/paging.ts';
+import { isReference } from '../domain/reference.ts';
 import type { RequestContext } from '../http/context.ts';
 
 /** Names of the object types that implement `Node`; filled once the schema is built (see schema.ts). */
 export const nodeTypeNames = new Set<string>();
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The relay default format (`base64("Type:reference")`), refusing anything that is not one of our node IDs. */
 function decodeNodeId(globalID: string): { typename: string; id: string } {
@@ -28,7 +27,7 @@ function decodeNodeId(globalID: string): { typename: string; id: string } {
     Buffer.from(globalID, 'base64')
       .toString('utf8')
       .match(/^(\w+):(.+)$/) ?? [];
-  if (!typename || !id || !uuidPattern.test(id) || (nodeTypeNames.size > 0 && !nodeTypeNames.has(typename))) {
+  if (!typename || !id || !isReference(id) || (nodeTypeNames.size > 0 && !nodeTypeNames.has(typename))) {
     throw new DomainError(
       'INVALID_PARAMETER',
       `"${globalID}" is not an orgraph global ID; read IDs from \`id\` fields.`,

@@ -34,7 +34,8 @@ export function errorEnvelope(c: Context<AppEnv>, code: number, messages: string
   return { status: { code, messages }, success: null, meta: null, correlation_id: c.var.correlationId };
 }
 
-const errorContent = (description: string) => ({
+/** An error response of the OpenAPI document: the envelope with `success` and `meta` null. */
+export const errorContent = (description: string) => ({
   description,
   content: { 'application/json': { schema: errorEnvelopeSchema } },
 });

@@ -1,4 +1,4 @@
-import type { ArticleLicence } from '../../domain/vocabulary/articles.ts';
+import type { ArticleLicence } from '../vocabulary/articles.ts';
 
 /**
  * The licence rule, the same on both transports: an article's content and the verbatim text of its

@@ -1,11 +1,11 @@
 import { and, asc, desc, eq, getTableColumns, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../../db/database.ts';
 import { type Event, eventParticipantsTable, eventsTable } from '../../db/schema/events.ts';
-import type { EventType } from '../../domain/vocabulary/events.ts';
 import { invalidParameter } from '../errors.ts';
 import { countWithinLimit, estimateRows, type ListWindow, type Total } from '../paging.ts';
 import { chipCondition } from '../searches/chip-filter.ts';
 import { getSavedSearch } from '../searches/save-search.ts';
+import type { EventType } from '../vocabulary/events.ts';
 
 /** What the event list can be narrowed by; every given filter must hold (AND). */
 export interface EventFilter {

@@ -5,9 +5,9 @@ import {
   organisationNamesTable,
   organisationsTable,
 } from '../../db/schema/organisations.ts';
-import type { OrganisationStatus, ScoreDimension } from '../../domain/vocabulary/organisations.ts';
 import { invalidParameter } from '../errors.ts';
 import { countWithinLimit, type ListWindow, likeSubstring, type Total } from '../paging.ts';
+import type { OrganisationStatus, ScoreDimension } from '../vocabulary/organisations.ts';
 import { resolveCountry } from './country.ts';
 import { resolveIndustryCode } from './industries.ts';
 import { nameSubstringMatch } from './name-substring.ts';

@@ -19,7 +19,7 @@ import {
   organisationTickersTable,
 } from '../../db/schema/organisations.ts';
 import type { Industry } from '../../db/schema/reference.ts';
-import { scoreDimensions } from '../../domain/vocabulary/organisations.ts';
+import { scoreDimensions } from '../vocabulary/organisations.ts';
 import { findIndustry } from './industries.ts';
 
 // Each function reads one part of many organisations in one query; the loaders batch through them and

@@ -2,8 +2,8 @@ import { aliasedTable, asc, desc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../../db/database.ts';
 import { organisationsTable } from '../../db/schema/organisations.ts';
 import { organisationOwnershipsTable } from '../../db/schema/ownership.ts';
-import type { OwnerRelationship } from '../../domain/vocabulary/ownership.ts';
 import { notFound } from '../errors.ts';
+import type { OwnerRelationship } from '../vocabulary/ownership.ts';
 import { listProfileOwners, type NamedStake } from './profile-stakes.ts';
 
 /** `relationship_type` as the interface names it: the stored owner relationships plus `subsidiary`. */

@@ -2,9 +2,11 @@ import { getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../../db/database.ts';
 import { type Annotation, type Article, annotationsTable, articlesTable } from '../../db/schema/articles.ts';
 import { profilesTable } from '../../db/schema/profiles.ts';
-import type { AnnotationType } from '../../domain/vocabulary/articles.ts';
 import { notFound } from '../errors.ts';
+import type { Loaders } from '../loaders.ts';
 import type { ListWindow, Total } from '../paging.ts';
+import type { Event } from '../records.ts';
+import type { AnnotationType } from '../vocabulary/articles.ts';
 
 /** Which side of a statement the person is on: its subject (`about`) or its speaker (`by`). */
 export const annotationRoles = ['about', 'by'] as const;
@@ -240,4 +242,30 @@ function profileArticlesQuery(
     left join page pg on pg."personReference" = t."personReference"
     left join kept k on k."personReference" = pg."personReference" and k."articleReference" = pg."articleReference"
     order by t."personReference", pg."windowRank", k."role", k."start", k."reference"`;
+}
+
+/** A profile-article item with the events its article reports. */
+export interface ProfileArticleEntry {
+  item: ProfileArticle;
+  events: Event[];
+}
+
+/** {@link getProfileArticles} with each article's events, for a list that shows them beside the item. */
+export async function getProfileArticlesPage(
+  db: Database,
+  loaders: Loaders,
+  profileReference: string,
+  options: ProfileArticleOptions,
+  window: ListWindow<ProfileArticleKey>,
+): Promise<{ rows: ProfileArticleEntry[]; total: Total }> {
+  const { items, total } = await getProfileArticles(db, profileReference, options, window);
+  const events = await loaders.eventsByArticle.loadMany(items.map((item) => item.article.reference));
+  return {
+    rows: items.map((item, index) => {
+      const found = events[index] ?? [];
+      if (found instanceof Error) throw found;
+      return { item, events: found };
+    }),
+    total,
+  };
 }

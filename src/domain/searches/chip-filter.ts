@@ -1,8 +1,8 @@
 import { and, eq, or, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { eventsTable } from '../../db/schema/events.ts';
-import { eventTypes } from '../../domain/vocabulary/events.ts';
-import type { StoredChip } from '../../domain/vocabulary/searches.ts';
+import { eventTypes } from '../vocabulary/events.ts';
+import type { StoredChip } from '../vocabulary/searches.ts';
 import { type ConditionChip, groupConditions } from './chips.ts';
 
 /**

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { StoredChip } from '../../domain/vocabulary/searches.ts';
+import { isReference } from '../reference.ts';
+import type { StoredChip } from '../vocabulary/searches.ts';
 
 /** The one message every malformed chip list gets, as the interface spells it. */
 export const invalidChipsMessage = 'Invalid chip data detected.';
@@ -28,8 +29,6 @@ export const maxChips = 100;
 
 /** Field types whose value is a record reference, so must be a UUID. */
 const referenceFieldTypes: ReadonlySet<string> = new Set(['Organisation', 'Occupation']);
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface ConditionChip {
   fieldType: string;
@@ -115,7 +114,7 @@ function parseConditionChip(raw: unknown): ConditionChip | string {
   }
   let normalisedValue = value.trim();
   if (referenceFieldTypes.has(fieldType)) {
-    if (!uuidPattern.test(normalisedValue)) return `${fieldType} value is not a UUID`;
+    if (!isReference(normalisedValue)) return `${fieldType} value is not a UUID`;
     normalisedValue = normalisedValue.toLowerCase();
   }
   return { fieldType, label, value: normalisedValue, operator: normalisedOperator };

@@ -4,11 +4,11 @@ import { type Database, queryRows } from '../../db/database.ts';
 import { eventsTable } from '../../db/schema/events.ts';
 import { organisationNamesTable } from '../../db/schema/organisations.ts';
 import { occupationsTable } from '../../db/schema/reference.ts';
-import { eventTypes } from '../../domain/vocabulary/events.ts';
 import { invalidParameter } from '../errors.ts';
 import { nameSubstringMatch } from '../organisations/name-substring.ts';
 import { countBesidePage, countWithinLimit, likeSubstring, type Total } from '../paging.ts';
 import type { SupportedFieldType } from '../searches/chips.ts';
+import { eventTypes } from '../vocabulary/events.ts';
 
 /** Suggested field types, in the order the interface names them; ties in a ranking follow this order. */
 export const suggestionFieldTypes = [
@@ -139,4 +139,18 @@ export async function findSuggestions(
 export async function countSuggestions(db: Database, text: string, timeoutMs: number): Promise<Total> {
   const query = normaliseSuggestionQuery(text);
   return countWithinLimit(db, countQuery(query), { table: 'organisations', timeoutMs });
+}
+
+/** A window of suggestions and the number of matches, counted beside the page. */
+export async function findSuggestionsPage(
+  db: Database,
+  text: string,
+  window: { limit: number; offset: number },
+  countTimeoutMs: number,
+): Promise<{ rows: Suggestion[]; total: Total }> {
+  const [rows, total] = await Promise.all([
+    findSuggestions(db, text, window),
+    countSuggestions(db, text, countTimeoutMs),
+  ]);
+  return { rows, total };
 }

@@ -8,6 +8,7 @@ import {
   prepareEventFilter,
 } from '../../domain/events/find-events.ts';
 import type { Event } from '../../domain/records.ts';
+import { isReference } from '../../domain/reference.ts';
 import {
   type Compensation,
   type EventDetails,
@@ -56,11 +57,9 @@ export const EventTypeEnum = builder.enumType('EventType', {
 
 const eventsPlan = 'Needs a plan covering `events`.';
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** A node id's reference, loaded only when it is a UUID and the event has the type the id names. */
 async function loadEventOfType(context: RequestContext, reference: string, type: EventType) {
-  if (!uuidPattern.test(reference)) return null;
+  if (!isReference(reference)) return null;
   const event = await context.loaders.eventByReference.load(reference);
   return event?.type === type ? event : null;
 }

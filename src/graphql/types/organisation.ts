@@ -1,6 +1,5 @@
 import { type FragmentDefinitionNode, Kind, type SelectionSetNode } from 'graphql';
 import { z } from 'zod';
-import { DomainError } from '../../domain/errors.ts';
 import {
   countOrganisations,
   findOrganisations,
@@ -8,12 +7,12 @@ import {
   type OrganisationSortKey,
   organisationSortKey,
 } from '../../domain/organisations/find-organisations.ts';
-import { getOrganisation, type OrganisationRecord } from '../../domain/organisations/get-organisation.ts';
 import {
   addressesByKind,
   type IndustryClassification,
 } from '../../domain/organisations/organisation-parts.ts';
 import { type OrganisationRole, partitionRoles } from '../../domain/organisations/organisation-people.ts';
+import { loadOrganisationRecord } from '../../domain/organisations/organisation-record.ts';
 import { sizeBand } from '../../domain/organisations/size-band.ts';
 import type {
   Organisation,
@@ -314,15 +313,7 @@ builder.queryField('organisation', (t) =>
       if (!asksForParts(info.fieldNodes, info.fragments)) {
         return context.loaders.organisationByReference.load(args.reference);
       }
-      let record: OrganisationRecord;
-      try {
-        record = await getOrganisation(context.db, args.reference);
-      } catch (error) {
-        if (error instanceof DomainError && error.code === 'NOT_FOUND') return null;
-        throw error;
-      }
-      primeRecord(context, record);
-      return record.organisation;
+      return loadOrganisationRecord(context.db, context.loaders, args.reference);
     },
   }),
 );
@@ -351,26 +342,6 @@ function asksForParts(
       return fragment ? asksForParts([fragment], fragments) : false;
     }),
   );
-}
-
-/**
- * Hands the record read in one statement to the loaders its fields resolve through, so they send nothing:
- * one JSON-aggregated statement costs less than a statement per part (see bench/NOTES.md).
- */
-function primeRecord({ loaders }: RequestContext, record: OrganisationRecord): void {
-  const reference = record.organisation.reference;
-  loaders.organisationByReference.prime(reference, record.organisation);
-  loaders.aliasesByOrganisation.prime(reference, record.aliases);
-  loaders.tickersByOrganisation.prime(reference, record.tickers);
-  loaders.domainsByOrganisation.prime(reference, record.domains);
-  loaders.phonesByOrganisation.prime(reference, record.phones);
-  loaders.industriesByOrganisation.prime(reference, record.industries);
-  const { company, mailing } = record.addresses;
-  loaders.addressesByOrganisation.prime(
-    reference,
-    [company, mailing].flatMap((address) => address ?? []),
-  );
-  loaders.latestClientSummaryByOrganisation.prime(reference, record.clientSummary);
 }
 
 const ScoreFilter = builder.inputType('ScoreFilter', {

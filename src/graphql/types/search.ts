@@ -1,11 +1,10 @@
 import { DomainError } from '../../domain/errors.ts';
+import { isReference } from '../../domain/reference.ts';
 import { invalidChipsMessage, maxChips, supportedFieldTypes } from '../../domain/searches/chips.ts';
 import { saveEventSearch } from '../../domain/searches/save-search.ts';
 import type { StoredChip } from '../../domain/vocabulary/searches.ts';
 import { builder } from '../builder.ts';
 import { SavedSearchRef } from '../refs.ts';
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const ChipType = builder.objectRef<StoredChip>('Chip').implement({
   description:
@@ -29,7 +28,7 @@ builder.node(SavedSearchRef, {
   authScopes: { covers: 'searches' },
   id: { resolve: (search) => search.queryId },
   loadOne: (queryId, context) =>
-    uuidPattern.test(queryId) ? context.loaders.savedSearchByQueryId.load(queryId) : null,
+    isReference(queryId) ? context.loaders.savedSearchByQueryId.load(queryId) : null,
   fields: (t) => ({
     queryId: t.expose('queryId', {
       type: 'UUID',

@@ -1,16 +1,13 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { describeEvents } from '../../domain/events/describe-events.ts';
-import { countEvents, findEvents, prepareEventFilter } from '../../domain/events/find-events.ts';
-import { getEvent } from '../../domain/events/get-event.ts';
+import { findEventsPage, getEventRecord } from '../../domain/events/event-records.ts';
 import { eventTypes } from '../../domain/vocabulary/events.ts';
 import { covers } from '../../http/authenticate.ts';
 import { commonErrorResponses, envelope, envelopeSchema, notFoundResponse } from '../envelope.ts';
-import { maxEventsLimit, pageMeta, pageMetaSchema, pageWindow, pagingQuery, splitPage } from '../paging.ts';
+import { listResponse } from '../list-response.ts';
+import { maxEventsLimit, pageMetaSchema, pagingQuery } from '../paging.ts';
+import { referenceParam } from '../params.ts';
 import type { RestApp } from '../router.ts';
 import { eventSchema, serializeEvent } from '../serializers/events.ts';
-
-const uuidParam = (name: string, description: string, location: 'path' | 'query') =>
-  z.uuid({ error: 'must be a UUID' }).openapi({ param: { name, in: location }, description });
 
 const isoDatetime = z.iso.datetime({ offset: true });
 
@@ -47,7 +44,7 @@ const instantParam = (name: string, description: string) =>
     });
 
 const eventReferenceParams = z.object({
-  eventReference: uuidParam('eventReference', "The event's reference.", 'path'),
+  eventReference: referenceParam('eventReference', "The event's reference.", 'path'),
 });
 
 const getEventRoute = createRoute({
@@ -58,7 +55,6 @@ const getEventRoute = createRoute({
   description:
     "One event with the data of its type. A move's `data.articles` is empty when the caller's plan does not cover articles; annotation texts follow each article's licence.",
   middleware: [covers('events')] as const,
-  security: [{ bearerAuth: [] }],
   request: { params: eventReferenceParams },
   responses: {
     200: {
@@ -75,17 +71,17 @@ const listEventsQuery = z.object({
     .enum(eventTypes, { error: `must be one of ${eventTypes.join(', ')}` })
     .optional()
     .openapi({ param: { name: 'eventType', in: 'query' }, description: 'Only events of this type.' }),
-  queryId: uuidParam(
+  queryId: referenceParam(
     'queryId',
     'A saved search (from `POST /v1/search/events`); only events matching its chips. Unknown ids give 404.',
     'query',
   ).optional(),
-  organisationReference: uuidParam(
+  organisationReference: referenceParam(
     'organisationReference',
     "Only events about this organisation: as the event's organisation, the acquirer or the acquiree.",
     'query',
   ).optional(),
-  profileReference: uuidParam(
+  profileReference: referenceParam(
     'profileReference',
     'Only events about this person: the subject of a move or a participant of a funding round or offering.',
     'query',
@@ -109,7 +105,6 @@ const listEventsRoute = createRoute({
   description:
     'Events, newest first (publish date, then reference, descending). Every filter given must hold. `limit` is capped at 200.',
   middleware: [covers('events')] as const,
-  security: [{ bearerAuth: [] }],
   request: { query: listEventsQuery },
   responses: {
     200: {
@@ -127,37 +122,32 @@ const listEventsRoute = createRoute({
 export function registerEventRoutes(app: RestApp): void {
   app.openapi(getEventRoute, async (c) => {
     const { db, viewer } = c.var.ctx;
-    const event = await getEvent(db, c.req.valid('param').eventReference);
-    const [described] = await describeEvents(db, [event], {
+    const event = await getEventRecord(db, c.req.valid('param').eventReference, {
       includeArticles: viewer?.plan.covers.includes('articles') ?? false,
     });
-    return c.json(envelope(c, serializeEvent(described!), null), 200);
+    return c.json(envelope(c, serializeEvent(event), null), 200);
   });
 
   app.openapi(listEventsRoute, async (c) => {
     const { db, primaryDb, viewer, config } = c.var.ctx;
-    const query = c.req.valid('query');
-    // Saved searches are read from the primary, so one saved a moment ago is found even behind a replica.
-    const filter = await prepareEventFilter(primaryDb, {
+    const { page, limit, ...query } = c.req.valid('query');
+    const filter = {
       eventType: query.eventType,
       queryId: query.queryId,
       organisationReference: query.organisationReference,
       profileReference: query.profileReference,
       publishedAfter: query.published_after,
       publishedBefore: query.published_before,
-    });
-    const { page, limit } = query;
-    const [rows, total] = await Promise.all([
-      findEvents(db, filter, pageWindow(page, limit)),
-      countEvents(db, filter, config.countTimeoutMs),
-    ]);
-    const { rows: events, hasNext } = splitPage(rows, limit);
-    const described = await describeEvents(db, events, {
-      includeArticles: viewer?.plan.covers.includes('articles') ?? false,
-    });
-    return c.json(
-      envelope(c, described.map(serializeEvent), pageMeta(c, { total, page, limit, hasNext })),
-      200,
+    };
+    return listResponse(
+      c,
+      { page, limit },
+      (window) =>
+        findEventsPage(db, primaryDb, filter, window, {
+          includeArticles: viewer?.plan.covers.includes('articles') ?? false,
+          countTimeoutMs: config.countTimeoutMs,
+        }),
+      serializeEvent,
     );
   });
 }

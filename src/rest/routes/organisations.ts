@@ -13,7 +13,9 @@ import { getOrganisationOwnership } from '../../domain/ownership/organisation-ow
 import { organisationStatuses, scoreDimensions } from '../../domain/vocabulary/organisations.ts';
 import { covers } from '../../http/authenticate.ts';
 import { commonErrorResponses, envelope, envelopeSchema, notFoundResponse } from '../envelope.ts';
-import { maxLimit, pageMeta, pageMetaSchema, pageWindow, pagingQuery, splitPage } from '../paging.ts';
+import { listResponse } from '../list-response.ts';
+import { maxLimit, pageMetaSchema, pagingQuery } from '../paging.ts';
+import { referenceParam } from '../params.ts';
 import type { RestApp } from '../router.ts';
 import {
   organisationListRowSchema,
@@ -168,11 +170,7 @@ function filterOf(query: ListQuery): OrganisationFilter {
 }
 
 export const organisationReferenceParam = z.object({
-  organisationReference: z.guid({ error: 'must be a UUID' }).openapi({
-    param: { name: 'organisationReference', in: 'path' },
-    description: "The organisation's reference.",
-    example: '3f0c2a9e-5b7d-4c1e-9a2b-6d8e0f1a2b3c',
-  }),
+  organisationReference: referenceParam('organisationReference', "The organisation's reference."),
 });
 
 const json = <Schema extends z.ZodType>(description: string, schema: Schema) => ({
@@ -183,13 +181,12 @@ const json = <Schema extends z.ZodType>(description: string, schema: Schema) => 
 const listRoute = createRoute({
   method: 'get',
   path: '/v1/organisations',
-  tags: ['organisations'],
+  tags: ['Organisations'],
   summary: 'List organisations',
   description:
     'Organisations matching every given filter, sorted by name then reference. Without `show_empty=true` only ' +
     'organisations with recorded activity are searched. A bad value of any parameter gives 422.',
   middleware: [covers('organisations')] as const,
-  security: [{ bearerAuth: [] }],
   request: { query: listQuery },
   responses: {
     200: json(
@@ -203,10 +200,9 @@ const listRoute = createRoute({
 const getRoute = createRoute({
   method: 'get',
   path: '/v1/organisations/{organisationReference}',
-  tags: ['organisations'],
+  tags: ['Organisations'],
   summary: 'Get an organisation',
   middleware: [covers('organisations')] as const,
-  security: [{ bearerAuth: [] }],
   request: { params: organisationReferenceParam },
   responses: {
     200: json('The organisation single record.', envelopeSchema(organisationRecordSchema, z.null())),
@@ -218,11 +214,10 @@ const getRoute = createRoute({
 const peopleRoute = createRoute({
   method: 'get',
   path: '/v1/organisations/{organisationReference}/people',
-  tags: ['organisations'],
+  tags: ['Organisations'],
   summary: "List an organisation's people",
   description: 'Current executives, current professionals and alumni, all in one response (not paginated).',
   middleware: [covers('organisations')] as const,
-  security: [{ bearerAuth: [] }],
   request: { params: organisationReferenceParam },
   responses: {
     200: json("The organisation's people.", envelopeSchema(organisationPeopleSchema, z.null())),
@@ -234,11 +229,10 @@ const peopleRoute = createRoute({
 const ownershipRoute = createRoute({
   method: 'get',
   path: '/v1/organisations/{organisationReference}/ownership',
-  tags: ['ownership'],
+  tags: ['Ownership'],
   summary: "Get an organisation's ownership",
   description: 'Who owns the organisation (people and organisations) and what it owns, in one response.',
   middleware: [covers('ownership')] as const,
-  security: [{ bearerAuth: [] }],
   request: { params: organisationReferenceParam },
   responses: {
     200: json('The organisation ownership record.', envelopeSchema(organisationOwnershipSchema, z.null())),
@@ -252,12 +246,12 @@ export function registerOrganisationRoutes(app: RestApp): void {
     const { db, config } = c.var.ctx;
     const query = c.req.valid('query');
     const filter = filterOf(query);
-    const { rows, total } = await findOrganisationsPage(db, filter, pageWindow(query.page, query.limit), {
-      timeoutMs: config.countTimeoutMs,
-    });
-    const page = splitPage(rows, query.limit);
-    const meta = pageMeta(c, { total, page: query.page, limit: query.limit, hasNext: page.hasNext });
-    return c.json(envelope(c, page.rows.map(serializeOrganisationListRow), meta), 200);
+    return listResponse(
+      c,
+      query,
+      (window) => findOrganisationsPage(db, filter, window, { timeoutMs: config.countTimeoutMs }),
+      serializeOrganisationListRow,
+    );
   });
 
   app.openapi(getRoute, async (c) => {

@@ -2,25 +2,22 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { getProfileStakes } from '../../domain/ownership/profile-stakes.ts';
 import { covers } from '../../http/authenticate.ts';
 import { commonErrorResponses, envelope, envelopeSchema } from '../envelope.ts';
+import { referenceParam } from '../params.ts';
 import type { RestApp } from '../router.ts';
 import { profileOwnershipItemSchema, serializeProfileOwnershipItem } from '../serializers/ownership.ts';
 
 const profileOwnershipRoute = createRoute({
   method: 'get',
   path: '/v1/profiles/{profileReference}/ownership',
-  tags: ['ownership'],
+  tags: ['Ownership'],
   summary: "List a profile's ownership",
   description:
     'Every stake the person holds or held, active first, then the latest start first; not paginated. ' +
     'No recorded stakes, or an unknown reference, give an empty array (not 404).',
   middleware: [covers('ownership')] as const,
-  security: [{ bearerAuth: [] }],
   request: {
     params: z.object({
-      profileReference: z.guid({ error: 'must be a UUID' }).openapi({
-        param: { name: 'profileReference', in: 'path' },
-        description: "The person's reference.",
-      }),
+      profileReference: referenceParam('profileReference', "The person's reference."),
     }),
   },
   responses: {

@@ -2,18 +2,15 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { invalidChipsMessage, maxChips } from '../../domain/searches/chips.ts';
 import { saveEventSearch } from '../../domain/searches/save-search.ts';
-import {
-  countSuggestions,
-  findSuggestions,
-  maxSuggestionQueryLength,
-} from '../../domain/suggestions/find-suggestions.ts';
+import { findSuggestionsPage, maxSuggestionQueryLength } from '../../domain/suggestions/find-suggestions.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { covers } from '../../http/authenticate.ts';
 import { answerForCode } from '../../http/errors.ts';
 import { limitBodySize } from '../../http/limits/limit-body-size.ts';
-import { commonErrorResponses, envelope, envelopeSchema, errorEnvelopeSchema } from '../envelope.ts';
+import { commonErrorResponses, envelope, envelopeSchema, errorContent } from '../envelope.ts';
 import { errorResponse } from '../errors.ts';
-import { maxLimit, pageMeta, pageMetaSchema, pageWindow, pagingQuery, splitPage } from '../paging.ts';
+import { listResponse } from '../list-response.ts';
+import { maxLimit, pageMetaSchema, pagingQuery } from '../paging.ts';
 import type { RestApp } from '../router.ts';
 import {
   conditionChipSchema,
@@ -26,11 +23,6 @@ import {
 
 /** Far above any real search (100 chips of long labels), far below what could strain the server. */
 export const maxSearchBodyBytes = 64 * 1024;
-
-const errorContent = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: errorEnvelopeSchema } },
-});
 
 /** The spec requires `Content-Type: application/json` on the POST; anything else is refused before the body is read. */
 const requireJsonContentType: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -81,7 +73,6 @@ const saveSearchRoute = createRoute({
     limitBodySize(maxSearchBodyBytes),
     requireParsableJson,
   ] as const,
-  security: [{ bearerAuth: [] }],
   request: {
     body: { required: true, content: { 'application/json': { schema: saveSearchBody } } },
   },
@@ -122,7 +113,6 @@ const suggestionsRoute = createRoute({
     'Filter values whose label contains `query`: organisations and occupations (value = reference), move types, event types, deal statuses and deal types (value = the exact value). People are never suggested. ' +
     'Best matches first: an exact match, then a prefix, then any substring; then by label, field type (in the order above) and value.',
   middleware: [covers('suggestions')] as const,
-  security: [{ bearerAuth: [] }],
   request: { query: suggestionsQuery },
   responses: {
     200: {
@@ -144,15 +134,12 @@ export function registerSearchRoutes(app: RestApp): void {
 
   app.openapi(suggestionsRoute, async (c) => {
     const { db, config } = c.var.ctx;
-    const { query, page, limit } = c.req.valid('query');
-    const [rows, total] = await Promise.all([
-      findSuggestions(db, query, pageWindow(page, limit)),
-      countSuggestions(db, query, config.countTimeoutMs),
-    ]);
-    const { rows: suggestions, hasNext } = splitPage(rows, limit);
-    return c.json(
-      envelope(c, suggestions.map(serializeSuggestion), pageMeta(c, { total, page, limit, hasNext })),
-      200,
+    const { query, ...paging } = c.req.valid('query');
+    return listResponse(
+      c,
+      paging,
+      (window) => findSuggestionsPage(db, query, window, config.countTimeoutMs),
+      serializeSuggestion,
     );
   });
 }

@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi';
+import type { ArticleRecord } from '../../domain/articles/article-record.ts';
 import { licenceAllowsText } from '../../domain/articles/licence.ts';
-import type { ProfileAnnotation, ProfileArticle } from '../../domain/profiles/profile-articles.ts';
-import type { Annotation, Article, Event, Organisation } from '../../domain/records.ts';
-import { articleLicences } from '../../domain/vocabulary/articles.ts';
+import type { ProfileAnnotation, ProfileArticleEntry } from '../../domain/profiles/profile-articles.ts';
+import { type ArticleLicence, articleLicences } from '../../domain/vocabulary/articles.ts';
 import { eventTypes } from '../../domain/vocabulary/events.ts';
 import { annotationSchema, serializeAnnotation } from './annotations.ts';
 
@@ -17,7 +17,7 @@ const profileAnnotationSchema = annotationSchema
 
 function serializeProfileAnnotation(
   annotation: ProfileAnnotation,
-  licence: Article['licence'],
+  licence: ArticleLicence,
 ): z.infer<typeof profileAnnotationSchema> {
   const wire = serializeAnnotation(annotation, licence);
   return annotation.historyCount === undefined ? wire : { ...wire, history_count: annotation.historyCount };
@@ -43,10 +43,10 @@ export const profileArticleItemSchema = z
   })
   .openapi('ProfileArticleItem');
 
-export function serializeProfileArticleItem(
-  item: ProfileArticle,
-  events: Event[],
-): z.infer<typeof profileArticleItemSchema> {
+export function serializeProfileArticleItem({
+  item,
+  events,
+}: ProfileArticleEntry): z.infer<typeof profileArticleItemSchema> {
   const { article } = item;
   return {
     article: {
@@ -84,10 +84,8 @@ export const articleSchema = z
   })
   .openapi('Article');
 
-export function serializeArticle(
-  article: Article,
-  parts: { annotations: Annotation[]; events: Event[]; organisations: Organisation[] },
-): z.infer<typeof articleSchema> {
+export function serializeArticle(record: ArticleRecord): z.infer<typeof articleSchema> {
+  const { article, ...parts } = record;
   return {
     reference: article.reference,
     title: article.title,

@@ -1,5 +1,9 @@
 import { z } from '@hono/zod-openapi';
-import type { Experience, Occupation, Organisation, Profile, ProfileEmail } from '../../domain/records.ts';
+import type {
+  PlacedExperience,
+  ProfileListEntry,
+  ProfileRecord,
+} from '../../domain/profiles/profile-record.ts';
 
 const dateSchema = z.string().openapi({ format: 'date', example: '2021-04-30' });
 const confidenceScoreSchema = z
@@ -8,13 +12,6 @@ const confidenceScoreSchema = z
   .max(1)
   .nullable()
   .openapi({ description: 'Match confidence, 0 to 1.' });
-
-/** An experience with the records it points at, as the serializers need it. */
-export interface ExperienceView {
-  experience: Experience;
-  organisation: Organisation | null;
-  occupation: Occupation | null;
-}
 
 export const currentRoleSchema = z
   .object({
@@ -28,7 +25,7 @@ export const currentRoleSchema = z
       'The role with no end date (the most recently started if several); null when the person has no current role.',
   });
 
-export function serializeCurrentRole(role: ExperienceView | null): z.infer<typeof currentRoleSchema> {
+export function serializeCurrentRole(role: PlacedExperience | null): z.infer<typeof currentRoleSchema> {
   if (!role) return null;
   return {
     title: role.experience.occupationTitle,
@@ -49,10 +46,10 @@ export const profileListRowSchema = z
   })
   .openapi('ProfileListRow');
 
-export function serializeProfileListRow(
-  profile: Profile,
-  currentRole: ExperienceView | null,
-): z.infer<typeof profileListRowSchema> {
+export function serializeProfileListRow({
+  profile,
+  currentRole,
+}: ProfileListEntry): z.infer<typeof profileListRowSchema> {
   return {
     reference: profile.reference,
     name: profile.fullName,
@@ -107,10 +104,8 @@ export const profileSchema = z
   })
   .openapi('Profile');
 
-export function serializeProfile(
-  profile: Profile,
-  parts: { experiences: ExperienceView[]; currentRole: ExperienceView | null; emails: ProfileEmail[] },
-): z.infer<typeof profileSchema> {
+export function serializeProfile(record: ProfileRecord): z.infer<typeof profileSchema> {
+  const { profile, ...parts } = record;
   return {
     reference: profile.reference,
     names: { fullName: profile.fullName, firstName: profile.firstName, lastName: profile.lastName },
