@@ -1,8 +1,9 @@
 import { and, asc, desc, eq, getTableColumns, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
+import { countWithinLimit, estimateRows } from '../../db/counting.ts';
 import { type Database, queryRows } from '../../db/database.ts';
 import { type Event, eventParticipantsTable, eventsTable } from '../../db/schema/events.ts';
 import { invalidParameter } from '../errors.ts';
-import { countWithinLimit, estimateRows, type ListWindow, type Total } from '../paging.ts';
+import type { ListWindow, Total } from '../paging.ts';
 import { chipCondition } from '../searches/chip-filter.ts';
 import { getSavedSearch } from '../searches/save-search.ts';
 import type { EventType } from '../vocabulary/events.ts';

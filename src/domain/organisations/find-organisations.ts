@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gte, inArray, type SQL, sql } from 'drizzle-orm';
+import { countWithinLimit } from '../../db/counting.ts';
 import type { Database } from '../../db/database.ts';
 import {
   type Organisation,
@@ -6,7 +7,8 @@ import {
   organisationsTable,
 } from '../../db/schema/organisations.ts';
 import { invalidParameter } from '../errors.ts';
-import { countWithinLimit, type ListWindow, likeSubstring, type Total } from '../paging.ts';
+import type { ListWindow, Total } from '../paging.ts';
+import { likeSubstring } from '../text-filter.ts';
 import type { OrganisationStatus, ScoreDimension } from '../vocabulary/organisations.ts';
 import { resolveCountry } from './country.ts';
 import { resolveIndustryCode } from './industries.ts';

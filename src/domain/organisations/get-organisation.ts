@@ -1,6 +1,8 @@
-import { getTableColumns, type SQL, sql } from 'drizzle-orm';
-import { PgDialect, type PgTable } from 'drizzle-orm/pg-core';
+import { type SQL, sql } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
 import { type Database, queryRows } from '../../db/database.ts';
+import { fromJson, jsonObjectOf, parseJson } from '../../db/json-rows.ts';
+import { renderedOnce } from '../../db/render-once.ts';
 import {
   type ClientSummary,
   clientSummariesTable,
@@ -47,11 +49,7 @@ export interface OrganisationRecord {
  * for an unknown reference.
  */
 export async function getOrganisation(db: Database, reference: string): Promise<OrganisationRecord> {
-  statement ??= renderRecordStatement();
-  const [row] = await queryRows<RecordRow>(
-    db,
-    sql`${sql.raw(statement.before)}${reference}${sql.raw(statement.after)}`,
-  );
+  const [row] = await queryRows<RecordRow>(db, recordStatement(reference));
   if (!row) throw notFound('organisation', reference);
   const { aliases, tickers, domains, phones, industries, summaries } = parts;
   const rows = <T>(table: PgTable, values: unknown) =>
@@ -90,17 +88,14 @@ const parts = {
   summaries: clientSummariesTable,
 };
 
-/** The statement's text around its one parameter, rendered once: Drizzle took 0.5 ms to render it per request. */
-let statement: { before: string; after: string } | undefined;
-
-function renderRecordStatement(): { before: string; after: string } {
+const recordStatement = renderedOnce((reference) => {
   const o = organisationsTable;
   const { aliases, tickers, domains, phones, industries, summaries } = parts;
   const addresses = organisationAddressesTable;
   const aggregate = (table: PgTable, order: SQL) =>
     sql`(select coalesce(json_agg(${jsonObjectOf(table)} order by ${order}), '[]') from ${table}
       where ${table}.organisation_reference = ${o.reference})`;
-  const query = sql`select ${jsonObjectOf(o)} as organisation,
+  return sql`select ${jsonObjectOf(o)} as organisation,
       ${aggregate(aliases, sql`${aliases.endDate} desc nulls first, ${aliases.startDate} desc nulls last, ${aliases.name}`)} as aliases,
       ${aggregate(tickers, sql`${tickers.isPrimaryListing} desc, ${tickers.exchangeCode}, ${tickers.value}`)} as tickers,
       ${aggregate(domains, sql`${domains.confidenceScore} desc, ${domains.domain}`)} as domains,
@@ -109,13 +104,8 @@ function renderRecordStatement(): { before: string; after: string } {
       ${aggregate(addresses, sql`${addresses.kind}`)} as addresses,
       (select ${jsonObjectOf(summaries)} from ${summaries} where ${summaries.organisationReference} = ${o.reference}
         order by ${summaries.publishDate} desc, ${summaries.reference} desc limit 1) as client_summary
-    from ${o} where ${o.reference} = ${'reference'}`;
-  const { sql: text, params } = new PgDialect({ casing: 'snake_case' }).sqlToQuery(query);
-  const pieces = text.split('$1');
-  if (params.length !== 1 || pieces.length !== 2)
-    throw new Error('the record statement must have one parameter');
-  return { before: pieces[0]!, after: pieces[1]! };
-}
+    from ${o} where ${o.reference} = ${reference}`;
+});
 
 interface RecordRow {
   organisation: unknown;
@@ -126,43 +116,4 @@ interface RecordRow {
   industries: unknown;
   addresses: unknown;
   client_summary: unknown;
-}
-
-/**
- * `json_build_object` of every column of `table`, keyed by the Drizzle property name (an identifier from
- * the schema, so it is written into the text rather than sent as one more parameter).
- */
-function jsonObjectOf(table: PgTable): SQL {
-  const pairs = Object.entries(getTableColumns(table)).map(
-    ([key, column]) => sql`${sql.raw(`'${key}'`)}, ${column}`,
-  );
-  return sql`json_build_object(${sql.join(pairs, sql`, `)})`;
-}
-
-/** PGlite hands json back as text; the postgres driver parses it. */
-function parseJson(value: unknown): unknown {
-  return typeof value === 'string' ? JSON.parse(value) : value;
-}
-
-/** A row from `jsonObjectOf`, with timestamps turned back into dates as Drizzle returns them. */
-function fromJson<Row>(table: PgTable, value: unknown): Row {
-  const row = { ...(value as Record<string, unknown>) };
-  for (const key of dateKeysOf(table)) {
-    if (typeof row[key] === 'string') row[key] = new Date(row[key] as string);
-  }
-  return row as Row;
-}
-
-const dateKeys = new Map<PgTable, string[]>();
-
-/** The properties Drizzle returns as dates (timestamps in `date` mode). */
-function dateKeysOf(table: PgTable): string[] {
-  let keys = dateKeys.get(table);
-  if (!keys) {
-    keys = Object.entries(getTableColumns(table)).flatMap(([key, column]) =>
-      column.dataType === 'date' ? [key] : [],
-    );
-    dateKeys.set(table, keys);
-  }
-  return keys;
 }

@@ -1,6 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { organisationNamesTable } from '../../db/schema/organisations.ts';
-import { likeSubstring } from '../paging.ts';
+import { likeSubstring } from '../text-filter.ts';
 
 /**
  * The rows of `organisation_names` whose name contains `text` in any case: `name ilike '%text%'`, spelled as

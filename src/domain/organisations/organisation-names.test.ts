@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openScratchStore, type ScratchStore } from '../../../test/support/scratch-store.ts';
 import { countStatements, type DatabaseHandle, queryRows } from '../../db/database.ts';
 import { refreshOrganisationActivity } from '../activity.ts';
-import { likeSubstring } from '../paging.ts';
 import { countSuggestions, findSuggestions } from '../suggestions/find-suggestions.ts';
+import { likeSubstring } from '../text-filter.ts';
 import { countOrganisations, findOrganisations, findOrganisationsPage } from './find-organisations.ts';
 
 // A store of its own (a scratch database on PostgreSQL, a temporary directory embedded), since the test writes

@@ -1,9 +1,11 @@
 import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { countWithinLimit } from '../../db/counting.ts';
 import type { Database } from '../../db/database.ts';
 import { eventParticipantsTable, eventsTable } from '../../db/schema/events.ts';
 import { profileStakesTable } from '../../db/schema/ownership.ts';
 import { experiencesTable, type Profile, profilesTable } from '../../db/schema/profiles.ts';
-import { countWithinLimit, type ListWindow, likeSubstring, type Total } from '../paging.ts';
+import type { ListWindow, Total } from '../paging.ts';
+import { likeSubstring } from '../text-filter.ts';
 
 /** The spec's `profileType` values. `investment_advisor` and `broker` select the same people. */
 export const profileTypes = [

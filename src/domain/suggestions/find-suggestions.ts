@@ -1,13 +1,15 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
+import { countBesidePage, countWithinLimit } from '../../db/counting.ts';
 import { type Database, queryRows } from '../../db/database.ts';
 import { eventsTable } from '../../db/schema/events.ts';
 import { organisationNamesTable } from '../../db/schema/organisations.ts';
 import { occupationsTable } from '../../db/schema/reference.ts';
 import { invalidParameter } from '../errors.ts';
 import { nameSubstringMatch } from '../organisations/name-substring.ts';
-import { countBesidePage, countWithinLimit, likeSubstring, type Total } from '../paging.ts';
+import type { Total } from '../paging.ts';
 import type { SupportedFieldType } from '../searches/chips.ts';
+import { likeSubstring } from '../text-filter.ts';
 import { eventTypes } from '../vocabulary/events.ts';
 
 /** Suggested field types, in the order the interface names them; ties in a ranking follow this order. */
