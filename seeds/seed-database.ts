@@ -4,6 +4,7 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import { type DatabaseHandle, queryRows } from '../src/db/database.ts';
 import { organisationActivityTable } from '../src/db/schema/activity.ts';
 import { annotationsTable, articleOrganisationsTable, articlesTable } from '../src/db/schema/articles.ts';
+import { organisationCountsTable } from '../src/db/schema/counts.ts';
 import { eventArticlesTable, eventParticipantsTable, eventsTable } from '../src/db/schema/events.ts';
 import {
   clientSummariesTable,
@@ -130,8 +131,9 @@ function phasesFor(world: World): Phase[] {
 const closingPhases = ['activity', 'indexes', 'vacuum'] as const;
 
 /**
- * Fills what the triggers would have written row by row, in one set-wise pass each: the activity index, each
- * organisation's `has_activity` flag, then organisation_names (the list's columns and the company country).
+ * Fills what the triggers would have written statement by statement, in one set-wise pass each: the activity index,
+ * each organisation's `has_activity` flag, the organisation counts, then organisation_names (the list's columns and
+ * the company country).
  */
 const derivedRowsStatements = [
   `insert into organisation_activity (organisation_reference, activity_type, last_activity_at)
@@ -148,6 +150,8 @@ const derivedRowsStatements = [
      group by 1, 2`,
   `update organisations o set has_activity = true
      where exists (select 1 from organisation_activity a where a.organisation_reference = o.reference)`,
+  `insert into organisation_counts (has_activity, is_fund, status, verified, confidence, organisations)
+     select has_activity, is_fund, status, verified, confidence, count(*) from organisations group by 1, 2, 3, 4, 5`,
   `insert into organisation_names (reference, name, status, verified, confidence, is_fund, has_activity, country)
      select o.reference, o.name, o.status, o.verified, o.confidence, o.is_fund, o.has_activity, a.country
        from organisations o
@@ -194,6 +198,7 @@ export async function seedDatabase(handle: DatabaseHandle, options: SeedOptions)
         ...seededTables.map((table) => getTableName(table)),
         getTableName(organisationNamesTable),
         getTableName(organisationActivityTable),
+        getTableName(organisationCountsTable),
       ];
       await loader.execute(`truncate ${tableNames.map((name) => `"${name}"`).join(', ')}`);
       const restore = await suspendConstraintsAndIndexes(loader, tableNames);
