@@ -65,16 +65,26 @@ BEGIN
 END
 $$;--> statement-breakpoint
 -- An update matters only when it changes what the index holds (type, date or an organisation): the organisations
--- it names before and after are recomputed. Updates of other columns (an upsert that rewrites a summary) cost a join.
+-- named by the rows that differ before and after are recomputed. The differing rows come from set differences of the
+-- two transition tables (hashed, linear), not a join, which the planner has no statistics to plan well.
 CREATE OR REPLACE FUNCTION "orgraph_organisation_activity_events_update"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM "orgraph_organisation_activity_recompute"(ARRAY(
-    SELECT DISTINCT v.r FROM "updated_events_before" b JOIN "updated_events" e USING ("reference"),
-      LATERAL (VALUES (b."organisation_reference"), (b."acquirer_reference"), (b."acquiree_reference"),
-                      (e."organisation_reference"), (e."acquirer_reference"), (e."acquiree_reference")) AS v(r)
-     WHERE v.r IS NOT NULL
-       AND (b."type", b."publish_date", b."organisation_reference", b."acquirer_reference", b."acquiree_reference")
-         IS DISTINCT FROM (e."type", e."publish_date", e."organisation_reference", e."acquirer_reference", e."acquiree_reference")));
+    SELECT DISTINCT v.r FROM (
+      (SELECT "reference", "type", "publish_date", "organisation_reference", "acquirer_reference", "acquiree_reference"
+         FROM "updated_events_before"
+       EXCEPT
+       SELECT "reference", "type", "publish_date", "organisation_reference", "acquirer_reference", "acquiree_reference"
+         FROM "updated_events")
+      UNION ALL
+      (SELECT "reference", "type", "publish_date", "organisation_reference", "acquirer_reference", "acquiree_reference"
+         FROM "updated_events"
+       EXCEPT
+       SELECT "reference", "type", "publish_date", "organisation_reference", "acquirer_reference", "acquiree_reference"
+         FROM "updated_events_before")
+    ) AS e,
+      LATERAL (VALUES (e."organisation_reference"), (e."acquirer_reference"), (e."acquiree_reference")) AS v(r)
+     WHERE v.r IS NOT NULL));
   RETURN NULL;
 END
 $$;--> statement-breakpoint
@@ -97,9 +107,15 @@ $$;--> statement-breakpoint
 CREATE OR REPLACE FUNCTION "orgraph_organisation_activity_summaries_update"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM "orgraph_organisation_activity_recompute"(ARRAY(
-    SELECT DISTINCT v.r FROM "updated_summaries_before" b JOIN "updated_summaries" c USING ("reference"),
-      LATERAL (VALUES (b."organisation_reference"), (c."organisation_reference")) AS v(r)
-     WHERE (b."publish_date", b."organisation_reference") IS DISTINCT FROM (c."publish_date", c."organisation_reference")));
+    SELECT DISTINCT "organisation_reference" FROM (
+      (SELECT "reference", "publish_date", "organisation_reference" FROM "updated_summaries_before"
+       EXCEPT
+       SELECT "reference", "publish_date", "organisation_reference" FROM "updated_summaries")
+      UNION ALL
+      (SELECT "reference", "publish_date", "organisation_reference" FROM "updated_summaries"
+       EXCEPT
+       SELECT "reference", "publish_date", "organisation_reference" FROM "updated_summaries_before")
+    ) AS c));
   RETURN NULL;
 END
 $$;--> statement-breakpoint
