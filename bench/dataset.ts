@@ -50,6 +50,7 @@ export function runCli(
     });
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
+      if (options.echo) process.stderr.write(chunk);
     });
     child.on('error', reject);
     child.on('close', (code) => {

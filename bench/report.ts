@@ -213,6 +213,18 @@ export function checkTargets(results: readonly ScaleResult[]): TargetCheck[] {
       }
     }
   }
+  const large = results.find((result) => result.scale === 1000);
+  if (large) {
+    for (const row of growthRows(main, large)) {
+      if (!row.checked || row.concurrency !== reference.concurrency) continue;
+      checks.push({
+        target: `growth scale 100 → 1000: p50 ≤ ${growthTargets.p50}×, p99 ≤ ${growthTargets.p99}×`,
+        subject: row.scenario,
+        measured: `p50 ${fixed(row.p50.growth, 2)}×, p99 ${fixed(row.p99.growth, 2)}×`,
+        met: row.p50.growth <= growthTargets.p50 && row.p99.growth <= growthTargets.p99,
+      });
+    }
+  }
   const peak = Math.max(...results.map((result) => result.serverPeakRssMb));
   checks.push({
     target: 'server peak RSS < 300 MB',
@@ -229,6 +241,80 @@ export function checkTargets(results: readonly ScaleResult[]): TargetCheck[] {
     });
   }
   return checks;
+}
+
+export interface GrowthRow {
+  scenario: string;
+  concurrency: number;
+  p50: { smaller: number; larger: number; growth: number };
+  p99: { smaller: number; larger: number; growth: number };
+  /** Whether the growth targets apply: every list, search and page read (single records must stay flat anyway). */
+  checked: boolean;
+}
+
+/** The latency growth targets from one scale to the next (issue 26): p50 at most 2×, p99 at most 3×. */
+export const growthTargets = { p50: 2, p99: 3 };
+
+/**
+ * The growth column: for every scenario and concurrency measured at both scales, p50 at the larger scale ÷ p50
+ * at the smaller, and p99 likewise. Runs without a successful request are left out.
+ */
+export function growthRows(smaller: ScaleResult, larger: ScaleResult): GrowthRow[] {
+  const rows: GrowthRow[] = [];
+  for (const scenario of larger.scenarios) {
+    const before = smaller.scenarios.find((candidate) => candidate.name === scenario.name);
+    if (!before) continue;
+    for (const run of scenario.runs) {
+      const beforeRun = runAt(before, run.concurrency);
+      if (!beforeRun || run.http.successes === 0 || beforeRun.http.successes === 0) continue;
+      const ratio = (percentile: 'p50' | 'p99') => ({
+        smaller: beforeRun.http.latencyMs[percentile],
+        larger: run.http.latencyMs[percentile],
+        growth: run.http.latencyMs[percentile] / Math.max(beforeRun.http.latencyMs[percentile], 0.001),
+      });
+      rows.push({
+        scenario: scenario.name,
+        concurrency: run.concurrency,
+        p50: ratio('p50'),
+        p99: ratio('p99'),
+        checked: scenario.latencyClass !== 'single',
+      });
+    }
+  }
+  return rows;
+}
+
+/** A markdown table of `growthRows`, with whether each checked row meets `growthTargets`. */
+export function renderGrowthTable(smaller: ScaleResult, larger: ScaleResult): string {
+  const rows = growthRows(smaller, larger);
+  const header = `| scenario | conc | p50 ms at ${smaller.scale} / ${larger.scale} | p50 growth | p99 ms at ${smaller.scale} / ${larger.scale} | p99 growth | within ${growthTargets.p50}× / ${growthTargets.p99}× |`;
+  return [
+    header,
+    '| --- | ---: | ---: | ---: | ---: | ---: | --- |',
+    ...rows.map((row) => {
+      const met = row.p50.growth <= growthTargets.p50 && row.p99.growth <= growthTargets.p99;
+      return `| ${row.scenario} | ${row.concurrency} | ${fixed(row.p50.smaller)} / ${fixed(row.p50.larger)} | ${fixed(row.p50.growth, 2)}× | ${fixed(row.p99.smaller)} / ${fixed(row.p99.larger)} | ${fixed(row.p99.growth, 2)}× | ${row.checked ? (met ? 'yes' : 'NO') : 'not a target'} |`;
+    }),
+  ].join('\n');
+}
+
+/** The growth sections of a report: each pair of consecutive scales measured, smaller first. */
+export function renderGrowth(results: readonly ScaleResult[]): string {
+  const sorted = [...results].sort((a, b) => a.scale - b.scale);
+  const sections: string[] = [];
+  for (let i = 1; i < sorted.length; i += 1) {
+    const smaller = sorted[i - 1]!;
+    const larger = sorted[i]!;
+    sections.push(
+      `## Growth from scale ${smaller.scale} to ${larger.scale}`,
+      '',
+      'p50 at the larger scale ÷ p50 at the smaller, and p99 likewise; the targets apply to the list, search and page reads.',
+      '',
+      renderGrowthTable(smaller, larger),
+      '',
+    );
+  }
+  return sections.join('\n');
 }
 
 function describeMachineLine(machine: MachineDescription): string {
@@ -256,6 +342,8 @@ export function renderMarkdown(results: readonly ScaleResult[]): string {
       '',
     );
   }
+  const growth = renderGrowth(results);
+  if (growth) lines.push(growth);
   const checks = checkTargets(results);
   if (checks.length > 0) {
     lines.push(

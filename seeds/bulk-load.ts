@@ -106,6 +106,39 @@ export class RowBatch {
   }
 }
 
+/**
+ * The default limit on each bulk or maintenance statement (a COPY chunk, an index build, a VACUUM): generous,
+ * since one index build at scale 1000 sorts millions of rows, but finite, so nothing hangs for ever. It is the
+ * bulk connection's own, never the request pool's `STATEMENT_TIMEOUT_MS`.
+ */
+export const defaultBulkTimeoutMs = 60 * 60 * 1000;
+
+export interface BulkOptions {
+  /** The limit on each statement of the bulk connection (0: none); `defaultBulkTimeoutMs` when unset. */
+  statementTimeoutMs?: number;
+}
+
+/**
+ * Runs maintenance statements (VACUUM refuses a transaction) each on its own, outside any transaction, on a
+ * connection of its own with the bulk timeout. PGlite runs in-process without timeouts.
+ */
+export async function runMaintenance(
+  driver: DatabaseDriver,
+  statements: readonly string[],
+  options: BulkOptions = {},
+): Promise<void> {
+  if (driver.kind === 'pglite') {
+    for (const statement of statements) await driver.client.exec(statement);
+    return;
+  }
+  const bulk = openBulkConnection(driver.client, options.statementTimeoutMs ?? defaultBulkTimeoutMs);
+  try {
+    for (const statement of statements) await bulk.unsafe(statement);
+  } finally {
+    await bulk.end({ timeout: 5 });
+  }
+}
+
 /** A bulk session: runs statements and COPYs on one connection inside one transaction. */
 export interface BulkLoader {
   execute(statement: string): Promise<void>;
@@ -115,14 +148,16 @@ export interface BulkLoader {
 
 /**
  * Opens one transaction and hands a loader to `work`; commits when `work` resolves and rolls back when it
- * throws. On a server the load runs on a connection of its own, without the request pool's statement timeout.
+ * throws. On a server the load runs on a connection of its own, with the bulk timeout instead of the request
+ * pool's statement timeout.
  */
 export async function withBulkLoader<T>(
   driver: DatabaseDriver,
   work: (loader: BulkLoader) => Promise<T>,
+  options: BulkOptions = {},
 ): Promise<T> {
   if (driver.kind === 'pglite') return driver.client.transaction((tx) => work(pgliteLoader(tx)));
-  const bulk = openBulkConnection(driver.client);
+  const bulk = openBulkConnection(driver.client, options.statementTimeoutMs ?? defaultBulkTimeoutMs);
   try {
     return (await bulk.begin(async (tx) => {
       // Index builds after the load sort in memory up to this much.
@@ -139,7 +174,7 @@ export async function withBulkLoader<T>(
  * CopyDone message that then waits for the server's delayed ACK: about 40 ms per statement, which would
  * dominate the load time. A TCP socket with `noDelay` removes the wait (unix sockets do not have it).
  */
-function openBulkConnection(pool: postgres.Sql): postgres.Sql {
+function openBulkConnection(pool: postgres.Sql, statementTimeoutMs: number): postgres.Sql {
   const parsed = pool.options;
   const host = parsed.host[0] ?? 'localhost';
   const port = parsed.port[0] ?? 5432;
@@ -154,7 +189,11 @@ function openBulkConnection(pool: postgres.Sql): postgres.Sql {
     ssl: parsed.ssl,
     max: 1,
     onnotice: () => {},
-    connection: { ...parsed.connection, application_name: 'orgraph-seed', statement_timeout: 0 },
+    connection: {
+      ...parsed.connection,
+      application_name: 'orgraph-seed',
+      statement_timeout: statementTimeoutMs,
+    },
     // postgres.js's documented custom-socket hook (absent from its types): it expects a connected socket.
     socket: parsed.path
       ? undefined

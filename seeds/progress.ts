@@ -40,3 +40,34 @@ export function renderProgressBar(
     }
   };
 }
+
+/**
+ * Progress for `orgraph seed` when stderr is not a terminal (a log file, a CI job): one line each time a phase
+ * passes a tenth of its total and when it ends, with the seconds since the phase started (when the one before it
+ * ended) and since the seed did.
+ */
+export function renderProgressLines(
+  stream: NodeJS.WritableStream = process.stderr,
+  clock: () => number = () => performance.now(),
+): (progress: SeedProgress) => void {
+  const started = clock();
+  let lastEnded = started;
+  const phases = new Map<string, { started: number; tenths: number }>();
+  return (progress) => {
+    if (progress.done === 0) return;
+    let phase = phases.get(progress.table);
+    if (!phase) {
+      phase = { started: lastEnded, tenths: 0 };
+      phases.set(progress.table, phase);
+    }
+    const tenths = progress.total > 0 ? Math.min(10, Math.floor((progress.done * 10) / progress.total)) : 10;
+    if (tenths <= phase.tenths) return;
+    phase.tenths = tenths;
+    const now = clock();
+    if (tenths === 10) lastEnded = now;
+    stream.write(
+      `seed ${progress.table.padEnd(14)} ${String(tenths * 10).padStart(3)}% ${progress.done}/${progress.total}` +
+        ` · ${((now - phase.started) / 1000).toFixed(1)} s in phase · ${((now - started) / 1000).toFixed(1)} s in all\n`,
+    );
+  };
+}

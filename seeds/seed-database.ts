@@ -1,8 +1,10 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { getTableName, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import { type Database, type DatabaseHandle, queryRows } from '../src/db/database.ts';
+import { type DatabaseHandle, queryRows } from '../src/db/database.ts';
+import { organisationActivityTable } from '../src/db/schema/activity.ts';
 import { annotationsTable, articleOrganisationsTable, articlesTable } from '../src/db/schema/articles.ts';
+import { organisationCountsTable } from '../src/db/schema/counts.ts';
 import { eventArticlesTable, eventParticipantsTable, eventsTable } from '../src/db/schema/events.ts';
 import {
   clientSummariesTable,
@@ -19,9 +21,14 @@ import {
 import { organisationOwnershipsTable, profileStakesTable } from '../src/db/schema/ownership.ts';
 import { experiencesTable, profileEmailsTable, profilesTable } from '../src/db/schema/profiles.ts';
 import { occupationsTable } from '../src/db/schema/reference.ts';
-import { refreshOrganisationActivity } from '../src/domain/activity.ts';
 import { addStoryArticles } from './articles.ts';
-import { type BulkLoader, RowBatch, suspendConstraintsAndIndexes, withBulkLoader } from './bulk-load.ts';
+import {
+  type BulkLoader,
+  RowBatch,
+  runMaintenance,
+  suspendConstraintsAndIndexes,
+  withBulkLoader,
+} from './bulk-load.ts';
 import { addClientSummaryEvents, addDeal, addFunding, addMoves, addPublicOffering } from './events.ts';
 import { occupationReference, occupations } from './occupations.ts';
 import { addOrganisation } from './organisations.ts';
@@ -44,6 +51,8 @@ export interface SeedOptions {
   /** The anchor "today" for relative dates; truncated to the UTC day so a day's runs are identical. */
   now?: Date;
   onProgress?: (progress: SeedProgress) => void;
+  /** The limit on each bulk and maintenance statement (0: none); `defaultBulkTimeoutMs` when unset. */
+  maintenanceTimeoutMs?: number;
 }
 
 export interface SeedReport {
@@ -118,6 +127,37 @@ function phasesFor(world: World): Phase[] {
   ];
 }
 
+/** The phases after the rows are in: the derived rows, the index builds, then VACUUM and ANALYZE. */
+const closingPhases = ['activity', 'indexes', 'vacuum'] as const;
+
+/**
+ * Fills what the triggers would have written statement by statement, in one set-wise pass each: the activity index,
+ * each organisation's `has_activity` flag, the organisation counts, then organisation_names (the list's columns and
+ * the company country).
+ */
+const derivedRowsStatements = [
+  `insert into organisation_activity (organisation_reference, activity_type, last_activity_at)
+     select organisation_reference, activity_type, max(activity_at) from (
+       select organisation_reference, type::text as activity_type, publish_date as activity_at
+         from events where organisation_reference is not null
+       union all
+       select acquirer_reference, type::text, publish_date from events where acquirer_reference is not null
+       union all
+       select acquiree_reference, type::text, publish_date from events where acquiree_reference is not null
+       union all
+       select organisation_reference, 'client_summary', publish_date from client_summaries
+     ) as activity
+     group by 1, 2`,
+  `update organisations o set has_activity = true
+     where exists (select 1 from organisation_activity a where a.organisation_reference = o.reference)`,
+  `insert into organisation_counts (has_activity, is_fund, status, verified, confidence, organisations)
+     select has_activity, is_fund, status, verified, confidence, count(*) from organisations group by 1, 2, 3, 4, 5`,
+  `insert into organisation_names (reference, name, status, verified, confidence, is_fund, has_activity, country)
+     select o.reference, o.name, o.status, o.verified, o.confidence, o.is_fund, o.has_activity, a.country
+       from organisations o
+       left join organisation_addresses a on a.organisation_reference = o.reference and a.kind = 'company'`,
+];
+
 const phaseTotal = (phase: Phase) => phase.sources.reduce((sum, source) => sum + source.count, 0);
 
 /** True when there are no organisations, i.e. nothing has been seeded. */
@@ -131,8 +171,8 @@ export async function isDatabaseEmpty(handle: DatabaseHandle): Promise<boolean> 
 
 /**
  * Loads the deterministic dataset: the same scale and anchor day always give the same rows. Assumes the
- * migrations have run. Everything loads in one transaction (a failed run leaves the database as it was),
- * then the organisation activity index is refreshed and the tables analysed.
+ * migrations have run. Everything loads in one transaction (a failed run leaves the database as it was), with
+ * the derived rows (activity index, organisation_names) filled after the load; then the tables are analysed.
  */
 export async function seedDatabase(handle: DatabaseHandle, options: SeedOptions): Promise<SeedReport> {
   const started = performance.now();
@@ -144,70 +184,87 @@ export async function seedDatabase(handle: DatabaseHandle, options: SeedOptions)
   const report = options.onProgress ?? (() => {});
   // Announce every phase first, so a progress display knows when the last one is done.
   for (const phase of phases) report({ table: phase.table, done: 0, total: phaseTotal(phase) });
-  for (const table of ['indexes', 'activity']) report({ table, done: 0, total: 1 });
+  for (const table of closingPhases) report({ table, done: 0, total: 1 });
+  const bulkOptions = { statementTimeoutMs: options.maintenanceTimeoutMs };
 
   const rows: Record<string, number> = {};
   for (const table of seededTables) rows[getTableName(table)] = 0;
 
-  await withBulkLoader(handle.driver, async (loader) => {
-    // Also when the database looks empty: leftovers without organisations must not collide with the new rows.
-    // organisation_names is filled by the triggers on organisations (migration 0007), statement by statement.
-    const tableNames = [
-      ...seededTables.map((table) => getTableName(table)),
-      getTableName(organisationNamesTable),
-    ];
-    await loader.execute(`truncate ${tableNames.map((name) => `"${name}"`).join(', ')}`);
-    const restore = await suspendConstraintsAndIndexes(loader, tableNames);
-    const pipeline = new LoadPipeline(loader, rows);
-    try {
-      const occupationBatch = new RowBatch();
-      occupations.forEach((occupation, i) => {
-        occupationBatch.add(occupationsTable, { reference: occupationReference(i), name: occupation.name });
-      });
-      await pipeline.load(occupationBatch);
-      for (const phase of phases) {
-        const total = phaseTotal(phase);
-        let done = 0;
-        for (const source of phase.sources) {
-          for (let start = 0; start < source.count; start += source.chunk) {
-            const end = Math.min(source.count, start + source.chunk);
-            const batch = new RowBatch(seededTables);
-            for (let index = start; index < end; index += 1) {
-              source.add(world, index, batch);
-              // Let the socket drain the previous COPY while this chunk is generated.
-              if ((index & 255) === 255) await yieldToEventLoop();
+  await withBulkLoader(
+    handle.driver,
+    async (loader) => {
+      // Also when the database looks empty: leftovers without organisations must not collide with the new rows.
+      const tableNames = [
+        ...seededTables.map((table) => getTableName(table)),
+        getTableName(organisationNamesTable),
+        getTableName(organisationActivityTable),
+        getTableName(organisationCountsTable),
+      ];
+      await loader.execute(`truncate ${tableNames.map((name) => `"${name}"`).join(', ')}`);
+      const restore = await suspendConstraintsAndIndexes(loader, tableNames);
+      // The triggers that keep organisation_names and the activity index in step with each statement stay off
+      // during the load: their plans, made once while the tables were empty, joined each chunk against the whole
+      // mirror, so every chunk cost more than the last. The mirrors are filled in one pass after the load instead.
+      for (const name of tableNames) await loader.execute(`alter table "${name}" disable trigger user`);
+      const pipeline = new LoadPipeline(loader, rows);
+      try {
+        const occupationBatch = new RowBatch();
+        occupations.forEach((occupation, i) => {
+          occupationBatch.add(occupationsTable, { reference: occupationReference(i), name: occupation.name });
+        });
+        await pipeline.load(occupationBatch);
+        for (const phase of phases) {
+          const total = phaseTotal(phase);
+          let done = 0;
+          for (const source of phase.sources) {
+            for (let start = 0; start < source.count; start += source.chunk) {
+              const end = Math.min(source.count, start + source.chunk);
+              const batch = new RowBatch(seededTables);
+              for (let index = start; index < end; index += 1) {
+                source.add(world, index, batch);
+                // Let the socket drain the previous COPY while this chunk is generated.
+                if ((index & 255) === 255) await yieldToEventLoop();
+              }
+              await pipeline.load(batch);
+              done += end - start;
+              report({ table: phase.table, done, total });
             }
-            await pipeline.load(batch);
-            done += end - start;
-            report({ table: phase.table, done, total });
           }
         }
+      } catch (error) {
+        // Let a COPY still in flight finish before the transaction rolls back.
+        await pipeline.drain().catch(() => {});
+        throw error;
       }
-    } catch (error) {
-      // Let a COPY still in flight finish before the transaction rolls back.
-      await pipeline.drain().catch(() => {});
-      throw error;
-    }
-    await pipeline.drain();
-    await restore();
-    report({ table: 'indexes', done: 1, total: 1 });
-  });
-
-  await handle.db.transaction(async (tx) => {
-    if (handle.driver.kind === 'postgres') await tx.execute(sql`set local statement_timeout = 0`);
-    await refreshOrganisationActivity(tx as unknown as Database);
-    await tx.execute(
-      sql.raw(
-        `analyze ${[...seededTables, organisationNamesTable].map((t) => getTableName(t)).join(', ')}, organisation_activity`,
-      ),
-    );
-  });
-  // Outside any transaction (VACUUM refuses one): marks the pages of the tables the lists filter on as
-  // all-visible, so that their covering indexes are read alone rather than row by row.
-  await handle.db.execute(
-    sql`vacuum (analyze) organisations, organisation_names, organisation_industries, organisation_addresses, organisation_activity`,
+      await pipeline.drain();
+      for (const statement of derivedRowsStatements) await loader.execute(statement);
+      for (const name of tableNames) await loader.execute(`alter table "${name}" enable trigger user`);
+      report({ table: 'activity', done: 1, total: 1 });
+      await restore();
+      report({ table: 'indexes', done: 1, total: 1 });
+    },
+    bulkOptions,
   );
-  report({ table: 'activity', done: 1, total: 1 });
+
+  // Outside any transaction (VACUUM refuses one), each statement with the bulk timeout rather than the request
+  // one. VACUUM marks the pages of the tables the lists filter on as all-visible, so that their covering indexes
+  // are read alone rather than row by row.
+  const vacuumed = [
+    organisationsTable,
+    organisationNamesTable,
+    organisationIndustriesTable,
+    organisationAddressesTable,
+    organisationActivityTable,
+  ].map((table): string => getTableName(table));
+  const analysed = seededTables
+    .map((table) => getTableName(table))
+    .filter((name) => !vacuumed.includes(name));
+  await runMaintenance(
+    handle.driver,
+    [`analyze ${analysed.join(', ')}`, `vacuum (analyze) ${vacuumed.join(', ')}`],
+    bulkOptions,
+  );
+  report({ table: 'vacuum', done: 1, total: 1 });
 
   return { rows, seconds: (performance.now() - started) / 1000 };
 }

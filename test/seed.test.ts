@@ -101,6 +101,19 @@ describe('seedDatabase', () => {
     expect(await count(sql`select count(*) as n from organisation_names`)).toBe(report.rows.organisations);
   });
 
+  it('fills the activity index and the organisation counts exactly as their triggers keep them', async () => {
+    expect(
+      await count(sql`select count(*) as n from (
+        select has_activity, is_fund, status, verified, confidence, count(*) as organisations from organisations group by 1, 2, 3, 4, 5
+        except select has_activity, is_fund, status, verified, confidence, organisations from organisation_counts) x`),
+    ).toBe(0);
+    expect(await count(sql`select sum(organisations) as n from organisation_counts`)).toBe(200);
+    expect(
+      await count(sql`select count(*) as n from organisations o
+        where o.has_activity <> exists (select 1 from organisation_activity a where a.organisation_reference = o.reference)`),
+    ).toBe(0);
+  });
+
   it('refuses to seed over existing data without reset', async () => {
     await expect(seedDatabase(handle, { scale, now })).rejects.toThrow(
       'the database already holds data; pass --reset to replace it',

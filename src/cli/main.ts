@@ -96,11 +96,11 @@ program
   .action((options: { scale: number; reset: boolean }) =>
     withDatabase(async (handle) => {
       const { seedDatabase } = await import('../../seeds/seed-database.ts');
-      const { renderProgressBar } = await import('../../seeds/progress.ts');
+      const { renderProgressBar, renderProgressLines } = await import('../../seeds/progress.ts');
       const report = await seedDatabase(handle, {
         scale: options.scale,
         reset: options.reset,
-        ...(process.stderr.isTTY ? { onProgress: renderProgressBar() } : {}),
+        onProgress: process.stderr.isTTY ? renderProgressBar() : renderProgressLines(),
       });
       console.log(`Seeded scale ${options.scale} in ${report.seconds.toFixed(1)} s:`);
       for (const [table, rows] of Object.entries(report.rows)) console.log(`  ${table.padEnd(26)} ${rows}`);

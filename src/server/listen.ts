@@ -6,7 +6,7 @@ import { ViewerCache } from '../auth/viewer-cache.ts';
 import type { Config } from '../config.ts';
 import { openDatabase, openReadReplica } from '../db/database.ts';
 import { migrateDatabase } from '../db/migrate.ts';
-import { refreshOrganisationActivity } from '../domain/activity.ts';
+import { activityReconciler } from '../domain/activity.ts';
 import { createQuotas } from '../http/limits/quotas.ts';
 import { createLogger, logger, useLogger } from '../http/observability/logger.ts';
 import { instrumentDatabase } from '../http/observability/metrics.ts';
@@ -59,11 +59,12 @@ export async function startServer(
   services.readiness.accepting = true;
   const address = server.address() as AddressInfo;
 
+  const reconcileActivity = activityReconciler(handle.db);
   const refresher =
     config.activityRefreshSeconds > 0
       ? setInterval(() => {
-          refreshOrganisationActivity(handle.db).catch((error) =>
-            logger().error({ err: error }, 'refreshing organisation activity failed'),
+          reconcileActivity().catch((error) =>
+            logger().error({ err: error }, 'reconciling organisation activity failed'),
           );
         }, config.activityRefreshSeconds * 1000)
       : undefined;

@@ -6,7 +6,6 @@ import { loadPlans } from '../../src/auth/plans.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase, queryRows } from '../../src/db/database.ts';
 import { migrateDatabase } from '../../src/db/migrate.ts';
-import { refreshOrganisationActivity } from '../../src/domain/activity.ts';
 import { openTestApp, type TestApp } from '../support/test-app.ts';
 
 // Two databases of the local PostgreSQL server stand for a primary and its replica; they hold different
@@ -35,7 +34,6 @@ async function prepare(role: 'primary' | 'replica') {
   await handle.db.execute(sql`
     insert into events (reference, type, summary, publish_date, organisation_reference)
     values (${randomUUID()}, 'funding', 'A round', now(), ${organisations[role]})`);
-  await refreshOrganisationActivity(handle.db);
   await handle.close();
 }
 

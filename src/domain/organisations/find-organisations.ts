@@ -13,6 +13,7 @@ import type { OrganisationStatus, ScoreDimension } from '../vocabulary/organisat
 import { resolveCountry } from './country.ts';
 import { resolveIndustryCode } from './industries.ts';
 import { nameSubstringMatch } from './name-substring.ts';
+import { type TallyFilter, tallyOrganisations } from './organisation-counts.ts';
 
 export const activityTypes = ['move', 'funding', 'public_offering', 'client_summary'] as const;
 export type ActivityType = (typeof activityTypes)[number];
@@ -294,17 +295,42 @@ export async function findOrganisationsPage(
   };
 }
 
-/** How many organisations match, exactly within the time limit, else the table-wide estimate. */
+/**
+ * How many organisations match: summed from the maintained counts when the filter tests only the columns they
+ * group by, else counted exactly within the time limit, else the table-wide estimate.
+ */
 export async function countOrganisations(
   db: Database,
   filter: OrganisationFilter,
   options: { timeoutMs: number },
 ): Promise<Total> {
   const source = countSourceOf(filter);
+  // Also checks the filter's values, whichever way it is counted.
   const conditions = organisationConditions(filter, source);
+  const tally = tallyFilterOf(filter);
+  if (tally) return { value: await tallyOrganisations(db, tally), isEstimate: false };
   const where = conditions.length > 0 ? sql` where ${and(...conditions)}` : sql``;
   return countWithinLimit(db, sql`select count(*) as count from ${source}${where}`, {
     table: 'organisations',
     timeoutMs: options.timeoutMs,
   });
+}
+
+/**
+ * The filter as `organisation_counts` groups it, when it tests nothing else (no name, activity type or period,
+ * industry, country, score or AUM); else undefined. The same defaults as {@link organisationConditions}.
+ */
+function tallyFilterOf(filter: OrganisationFilter): TallyFilter | undefined {
+  if (hasName(filter) || filter.industry !== undefined || filter.country !== undefined) return undefined;
+  if (filter.score !== undefined || filter.hasAum !== undefined || filter.activityPeriod !== undefined) {
+    return undefined;
+  }
+  if ((filter.activityTypes?.length ?? 0) > 0) return undefined;
+  return {
+    hasActivity: filter.showEmpty ? undefined : true,
+    isFund: filter.kind === 'funds' ? true : filter.kind === 'all' ? undefined : false,
+    status: filter.status,
+    verified: filter.verified,
+    minConfidence: filter.minConfidence ?? (filter.showEmpty ? 0 : defaultMinConfidence),
+  };
 }

@@ -3,7 +3,6 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openScratchStore, type ScratchStore } from '../../../test/support/scratch-store.ts';
 import { countStatements, type DatabaseHandle, queryRows } from '../../db/database.ts';
-import { refreshOrganisationActivity } from '../activity.ts';
 import { countSuggestions, findSuggestions } from '../suggestions/find-suggestions.ts';
 import { likeSubstring } from '../text-filter.ts';
 import { countOrganisations, findOrganisations, findOrganisationsPage } from './find-organisations.ts';
@@ -85,7 +84,7 @@ const needles = [
 describe('organisation_names', () => {
   const references = names.map(() => randomUUID());
 
-  it('mirrors organisations through inserts, updates, deletes and the activity refresh', async () => {
+  it('mirrors organisations through inserts, updates, deletes and the activity triggers', async () => {
     for (const [index, name] of names.entries()) await insert(references[index]!, name);
     expect(await differences()).toEqual([]);
 
@@ -99,7 +98,6 @@ describe('organisation_names', () => {
     await handle.db.execute(sql`
       insert into events (reference, type, summary, publish_date, organisation_reference)
       values (${randomUUID()}, 'funding', 'A round', now(), ${references[2]!})`);
-    await refreshOrganisationActivity(handle.db);
     const [flag] = await queryRows<{ has_activity: boolean }>(
       handle.db,
       sql`select has_activity from organisation_names where reference = ${references[2]!}`,
