@@ -2,6 +2,14 @@ import { and, asc, desc, eq, gte, inArray, type SQL, sql } from 'drizzle-orm';
 import { countWithinLimit } from '../../db/counting.ts';
 import type { Database } from '../../db/database.ts';
 import {
+  countSourceOf,
+  isNarrow,
+  type OrganisationListShape,
+  type OrganisationSource,
+  pageSourceOf,
+  sortNameOf,
+} from '../../db/organisation-list-plan.ts';
+import {
   type Organisation,
   organisationNamesTable,
   organisationsTable,
@@ -63,36 +71,10 @@ export function organisationSortKey(organisation: Organisation): OrganisationSor
   return { name: organisation.name, reference: organisation.reference };
 }
 
-/**
- * Where a list reads the organisations it filters: `organisations` itself, or its narrow mirror
- * `organisation_names`, which has every column the filters test under the same names.
- */
-type OrganisationSource = typeof organisationsTable | typeof organisationNamesTable;
-
-/**
- * Where a page of the list reads its matches: the narrow `organisation_names` when the filter is narrow (a name
- * substring of three characters or more, whose trigram candidates are rechecked on small rows; or two of
- * country, industry and score: a country's candidates are one range of its country index, already narrowed by
- * status, activity, fund and confidence; industry and score alone look theirs up in its covering index), else
- * `organisations`, whose covering index in name order serves a page of a broad filter without reading every match.
- */
-function pageSourceOf(filter: OrganisationFilter): OrganisationSource {
-  return isNarrow(filter) ? organisationNamesTable : organisationsTable;
-}
-
-/** Where a count reads: counting a name filter reads every match, which the narrow rows make cheaper. */
-function countSourceOf(filter: OrganisationFilter): OrganisationSource {
-  return hasName(filter) ? organisationNamesTable : organisationsTable;
-}
-
-/**
- * The list's sort name on `source`. `name || ''` sorts exactly as `name` but hides the name index of
- * `organisations` from the planner (see isNarrow); `organisation_names` has no such index to hide.
- */
-function sortNameOf(source: OrganisationSource, filter: OrganisationFilter): SQL {
-  return source === organisationsTable && isNarrow(filter)
-    ? sql`(${source.name} || '')`
-    : sql`${source.name}`;
+/** How the filter is read: the plan under `src/db/` decides from its shape which table and sort to use. */
+function shapeOf(filter: OrganisationFilter): OrganisationListShape {
+  const childFilters = [filter.country, filter.industry, filter.score].filter((value) => value !== undefined);
+  return { nameLength: filter.name?.length ?? 0, childFilters: childFilters.length };
 }
 
 function hasName(filter: OrganisationFilter): filter is OrganisationFilter & { name: string } {
@@ -205,7 +187,7 @@ export async function findOrganisations(
   window: ListWindow<OrganisationSortKey>,
 ): Promise<Organisation[]> {
   const o = organisationsTable;
-  const source = pageSourceOf(filter);
+  const source = pageSourceOf(shapeOf(filter));
   const conditions = organisationConditions(filter, source);
   if (window.after) {
     conditions.push(
@@ -218,7 +200,7 @@ export async function findOrganisations(
     );
   }
   const order = window.inverted ? [desc(o.name), desc(o.reference)] : [asc(o.name), asc(o.reference)];
-  const sortName = sortNameOf(source, filter);
+  const sortName = sortNameOf(source, shapeOf(filter));
   const keyOrder = window.inverted
     ? [sql`${sortName} desc`, desc(source.reference)]
     : [sortName, asc(source.reference)];
@@ -237,19 +219,7 @@ export async function findOrganisations(
 }
 
 /**
- * Whether the filter leaves few organisations: then reading every match and sorting them is cheap, while
- * walking the name index until a page of matches turns up can read most of the table. The planner picks
- * the walk when it overrates how many rows match (a substring of three or more characters, which the
- * trigram index serves, or two of country, industry and score): it walked 18,000 rows for a 192-row match.
- */
-function isNarrow(filter: OrganisationFilter): boolean {
-  if (filter.name !== undefined && filter.name.length >= 3) return true;
-  const childFilters = [filter.country, filter.industry, filter.score].filter((value) => value !== undefined);
-  return childFilters.length >= 2;
-}
-
-/**
- * An offset page of the list with the number of matches. A narrow filter (see {@link isNarrow}) reads every
+ * An offset page of the list with the number of matches. A narrow filter (see `isNarrow` in `src/db/organisation-list-plan.ts`) reads every
  * match to sort them anyway, so one statement counts them beside the page (`count(*) over ()`) instead of a
  * second statement matching them all again; a page past the last match carries no count, which is then
  * counted on its own. Other filters run the page and the count side by side.
@@ -260,7 +230,7 @@ export async function findOrganisationsPage(
   window: { limit: number; offset: number },
   countOptions: { timeoutMs: number },
 ): Promise<{ rows: Organisation[]; total: Total }> {
-  if (!isNarrow(filter)) {
+  if (!isNarrow(shapeOf(filter))) {
     const [rows, total] = await Promise.all([
       findOrganisations(db, filter, window),
       countOrganisations(db, filter, countOptions),
@@ -268,7 +238,7 @@ export async function findOrganisationsPage(
     return { rows, total };
   }
   const o = organisationsTable;
-  const source = pageSourceOf(filter);
+  const source = pageSourceOf(shapeOf(filter));
   const page = db
     .select({
       reference: source.reference,
@@ -278,7 +248,7 @@ export async function findOrganisationsPage(
     })
     .from(source)
     .where(and(...organisationConditions(filter, source)))
-    .orderBy(sortNameOf(source, filter), asc(source.reference))
+    .orderBy(sortNameOf(source, shapeOf(filter)), asc(source.reference))
     .limit(window.limit)
     .offset(window.offset)
     .as('page');
@@ -304,7 +274,7 @@ export async function countOrganisations(
   filter: OrganisationFilter,
   options: { timeoutMs: number },
 ): Promise<Total> {
-  const source = countSourceOf(filter);
+  const source = countSourceOf(shapeOf(filter));
   // Also checks the filter's values, whichever way it is counted.
   const conditions = organisationConditions(filter, source);
   const tally = tallyFilterOf(filter);
