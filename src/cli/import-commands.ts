@@ -53,6 +53,20 @@ function progressDisplay(): { update(progress: ImportProgress): void; stop(): vo
   };
 }
 
+/** One JSON line on stderr each time the phase changes or a batch is written, for logs and supervisors. */
+function progressLines(): { update(progress: ImportProgress): void; stop(): void } {
+  let last = '';
+  return {
+    update(progress) {
+      const key = `${progress.phase}:${progress.written}`;
+      if (key === last || (progress.phase === 'reading' && last.startsWith('reading'))) return;
+      last = key;
+      process.stderr.write(`${JSON.stringify({ progress })}\n`);
+    },
+    stop() {},
+  };
+}
+
 export function registerImportCommands(program: Command, withDatabase: WithDatabase): void {
   program
     .command('import')
@@ -64,6 +78,11 @@ export function registerImportCommands(program: Command, withDatabase: WithDatab
     .option('--all-or-nothing', 'store nothing when any record is rejected', false)
     .option('--rejects <path>', 'where rejected records go (NDJSON)', 'rejects.ndjson')
     .option('--batch-size <n>', 'records per transaction', parseBatchSize, 5_000)
+    .option(
+      '--progress <mode>',
+      'bar (on a terminal), lines (a JSON line on stderr per batch written) or none',
+      process.stderr.isTTY ? 'bar' : 'none',
+    )
     .addHelpText(
       'after',
       `\nRecord types: ${recordTypes.join(', ')}. A record is keyed by its reference;\n` +
@@ -75,10 +94,21 @@ export function registerImportCommands(program: Command, withDatabase: WithDatab
     .action(
       (
         files: string[],
-        options: { dryRun: boolean; allOrNothing: boolean; rejects: string; batchSize: number },
+        options: {
+          dryRun: boolean;
+          allOrNothing: boolean;
+          rejects: string;
+          batchSize: number;
+          progress: string;
+        },
       ) =>
         withDatabase(async (handle) => {
-          const display = process.stderr.isTTY ? progressDisplay() : null;
+          const display =
+            options.progress === 'bar'
+              ? progressDisplay()
+              : options.progress === 'lines'
+                ? progressLines()
+                : null;
           try {
             const summary = await importRecords(
               handle,
