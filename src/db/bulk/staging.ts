@@ -16,6 +16,8 @@ export interface StagedRecord {
   reference: string;
   source: number;
   line: number;
+  /** The write batch (transaction) the record goes in, numbered per type. */
+  batch: number;
   deleted: boolean;
   /** The canonical document as JSON text. */
   document: string;
@@ -56,14 +58,14 @@ export async function stageRecords(session: BulkSession, records: readonly Stage
   let keys = '';
   for (const record of records) {
     staged += `${record.id}\t${record.type}\t${record.reference}\t${record.source}\t${record.line}\t${
-      record.deleted ? 't' : 'f'
-    }\t${copyField(record.document)}\n`;
+      record.batch
+    }\t${record.deleted ? 't' : 'f'}\t${copyField(record.document)}\n`;
     keys += `${record.type}\t${record.reference}\t${record.id}\n`;
     for (const [kind, key] of record.extraKeys) keys += `${kind}\t${copyField(key)}\t${record.id}\n`;
   }
   await session.copy(
     'import_staged',
-    ['id', 'type', 'reference', 'source', 'line', 'deleted', 'doc'],
+    ['id', 'type', 'reference', 'source', 'line', 'batch', 'deleted', 'doc'],
     staged,
   );
   await session.copy('import_keys', ['kind', 'key', 'id'], keys);
@@ -73,6 +75,7 @@ export async function stageRecords(session: BulkSession, records: readonly Stage
 export async function settleDuplicates(session: BulkSession): Promise<void> {
   await session.query(`
     create index on import_staged (type, reference);
+    create index on import_staged (type, batch);
     create index on import_keys (kind, key);
     analyze import_staged, import_keys;`);
   await session.query(`
@@ -154,21 +157,6 @@ export async function resolveLinks(
          set state = 'rejected', reasons = s.reasons || ('name ' || t.name || ' is given to more than one occupation in this import')
         from taken t where s.type = 'occupation' and s.state = 'valid' and not s.deleted and s.doc->>'name' = t.name`);
   }
-}
-
-/** Numbers the valid records of each type in batches of `size`, in staging order. Returns the batch count per type. */
-export async function assignBatches(session: BulkSession, size: number): Promise<Map<string, number>> {
-  await session.query(`
-    update import_staged s set batch = n.batch
-      from (select id, ((row_number() over (partition by type order by id)) - 1) / ${Math.max(1, Math.floor(size))} as batch
-              from import_staged where state = 'valid') n
-     where s.id = n.id;
-    create index on import_staged (type, batch);
-    analyze import_staged`);
-  const rows = await session.query<{ type: string; batches: number }>(
-    `select type, (max(batch) + 1)::integer as batches from import_staged where state = 'valid' group by type`,
-  );
-  return new Map(rows.map((row) => [row.type, Number(row.batches)]));
 }
 
 /** Compares the batch's records with the stored ones and sets each one's outcome. */

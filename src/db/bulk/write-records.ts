@@ -12,6 +12,10 @@ import type { StoredRecordType } from './documents.ts';
 const changed = (type: string) =>
   `import_staged s where s.type = '${type}' and s.batch = $1 and s.outcome in ('inserted', 'updated')`;
 
+/** Only an updated record can have entries stored that it no longer lists; a new one has none. */
+const updated = (type: string) =>
+  `import_staged s where s.type = '${type}' and s.batch = $1 and s.outcome = 'updated'`;
+
 type Columns = ReadonlyArray<readonly [column: string, expression: string]>;
 
 function upsert(table: string, key: string, columns: Columns, from: string): string {
@@ -29,13 +33,13 @@ function insert(table: string, columns: Columns, from: string): string {
 
 /** Removes the entries of `list` that the changed records no longer name. */
 function pruneList(type: string, table: string, parentColumn: string, list: string): string {
-  return `delete from ${table} c using ${changed(type)}
+  return `delete from ${table} c using ${updated(type)}
     and c.${parentColumn} = s.reference
     and not (s.doc->'${list}' @> jsonb_build_array(jsonb_build_object('reference', c.reference)))`;
 }
 
 function replaceList(type: string, table: string, parentColumn: string): string {
-  return `delete from ${table} c using ${changed(type)} and c.${parentColumn} = s.reference`;
+  return `delete from ${table} c using ${updated(type)} and c.${parentColumn} = s.reference`;
 }
 
 const field = (name: string, cast = '') => `(s.doc->>'${name}')${cast}`;

@@ -4,7 +4,6 @@ import type { StoredRecordType } from '../../db/bulk/documents.ts';
 import { type BulkSession, openBulkSession } from '../../db/bulk/session.ts';
 import {
   addSource,
-  assignBatches,
   classifyBatch,
   countOutcomes,
   createStaging,
@@ -100,6 +99,8 @@ export async function importRecords(
   try {
     await createStaging(session);
     let id = 0;
+    // Batches are numbered per type as records are staged: one file per type makes each a run of lines.
+    const staged = new Map<string, number>();
     for (const [index, source] of sources.entries()) {
       await addSource(session, index, source.name);
       const defaultType = typeOfFileName(source.name);
@@ -148,6 +149,8 @@ export async function importRecords(
           continue;
         }
         id += 1;
+        const ordinal = staged.get(parsed.type) ?? 0;
+        staged.set(parsed.type, ordinal + 1);
         const clientSummaries = parsed.record?.client_summaries as { reference: string }[] | undefined;
         pending.push({
           id,
@@ -155,6 +158,7 @@ export async function importRecords(
           reference: parsed.reference,
           source: index,
           line: line.number,
+          batch: Math.floor(ordinal / batchSize),
           deleted: parsed.deleted,
           document: JSON.stringify(
             parsed.record ?? { type: parsed.type, reference: parsed.reference, deleted: true },
@@ -181,7 +185,7 @@ export async function importRecords(
     } else {
       progress.phase = 'writing';
       report();
-      const batches = await assignBatches(session, batchSize);
+      const batches = new Map([...staged].map(([type, count]) => [type, Math.ceil(count / batchSize)]));
       const writeAll = async (writer: BulkSession) => {
         for (const type of recordTypes) {
           for (let batch = 0; batch < (batches.get(type) ?? 0); batch += 1) {
