@@ -23,6 +23,8 @@ export interface StagedRecord {
   document: string;
   /** Keys other records may link to, beside the record's own reference: its client summaries. */
   extraKeys: ReadonlyArray<readonly [kind: string, key: string]>;
+  /** The record's links: the path they sit at and the key they name. */
+  links: ReadonlyArray<readonly [path: string, key: string]>;
 }
 
 export interface StagedLink {
@@ -32,18 +34,19 @@ export interface StagedLink {
 
 export async function createStaging(session: BulkSession): Promise<void> {
   await session.query(`
-    drop table if exists import_staged, import_keys, import_sources;
+    drop table if exists import_staged, import_keys, import_links, import_sources;
     create temporary table import_sources (id integer primary key, name text not null);
     create temporary table import_staged (
       id bigint primary key, type text not null, reference uuid not null, source integer not null,
       line bigint not null, deleted boolean not null, doc jsonb not null,
       state text not null default 'valid', reasons text[] not null default '{}', outcome text, batch integer
     );
-    create temporary table import_keys (kind text not null, key text not null, id bigint not null);`);
+    create temporary table import_keys (kind text not null, key text not null, id bigint not null);
+    create temporary table import_links (id bigint not null, type text not null, path text not null, key text not null);`);
 }
 
 export async function dropStaging(session: BulkSession): Promise<void> {
-  await session.query('drop table if exists import_staged, import_keys, import_sources');
+  await session.query('drop table if exists import_staged, import_keys, import_links, import_sources');
 }
 
 /** Names the import's files, for the messages that point at lines. */
@@ -56,12 +59,17 @@ export async function stageRecords(session: BulkSession, records: readonly Stage
   if (records.length === 0) return;
   let staged = '';
   let keys = '';
+  let links = '';
   for (const record of records) {
     staged += `${record.id}\t${record.type}\t${record.reference}\t${record.source}\t${record.line}\t${
       record.batch
     }\t${record.deleted ? 't' : 'f'}\t${copyField(record.document)}\n`;
-    keys += `${record.type}\t${record.reference}\t${record.id}\n`;
+    // The keys of valid records only, kept so while resolving: a deletion is a key of its own kind.
+    keys += `${record.deleted ? `deleted:${record.type}` : record.type}\t${record.reference}\t${record.id}\n`;
     for (const [kind, key] of record.extraKeys) keys += `${kind}\t${copyField(key)}\t${record.id}\n`;
+    for (const [path, key] of record.links) {
+      links += `${record.id}\t${record.type}\t${path}\t${copyField(key)}\n`;
+    }
   }
   await session.copy(
     'import_staged',
@@ -69,6 +77,7 @@ export async function stageRecords(session: BulkSession, records: readonly Stage
     staged,
   );
   await session.copy('import_keys', ['kind', 'key', 'id'], keys);
+  if (links) await session.copy('import_links', ['id', 'type', 'path', 'key'], links);
 }
 
 /** Indexes the staging tables once they are full, and marks repeated references. */
@@ -77,20 +86,32 @@ export async function settleDuplicates(session: BulkSession): Promise<void> {
     create index on import_staged (type, reference);
     create index on import_staged (type, batch);
     create index on import_keys (kind, key);
-    analyze import_staged, import_keys;`);
+    create index on import_keys (id);
+    create index on import_links (type, path);
+    analyze import_staged, import_keys, import_links;`);
   await session.query(`
     with repeated as (
-      select s.type, s.reference, count(distinct s.doc) as versions, min(s.id) as first,
-             string_agg(f.name || ' line ' || line, ', ' order by s.id) as places
-        from import_staged s join import_sources f on f.id = s.source group by s.type, s.reference having count(*) > 1
+      select type, reference, min(id) as first from import_staged group by type, reference having count(*) > 1
+    ), versions as (
+      -- Only the repeated references' documents are compared, rather than sorting every document.
+      select r.type, r.reference, r.first, count(distinct s.doc) as versions,
+             string_agg(f.name || ' line ' || s.line, ', ' order by s.id) as places
+        from repeated r
+        join import_staged s on s.type = r.type and s.reference = r.reference
+        join import_sources f on f.id = s.source
+       group by r.type, r.reference, r.first
     )
-    update import_staged s
-       set state = case when r.versions > 1 then 'rejected' when s.id = r.first then s.state else 'duplicate' end,
-           reasons = case when r.versions > 1
-             then s.reasons || ('reference ' || s.reference || ' appears more than once in this import with different content (' || r.places || ')')
-             else s.reasons end
-      from repeated r
-     where s.type = r.type and s.reference = r.reference`);
+    , marked as (
+      update import_staged s
+         set state = case when r.versions > 1 then 'rejected' when s.id = r.first then s.state else 'duplicate' end,
+             reasons = case when r.versions > 1
+               then s.reasons || ('reference ' || s.reference || ' appears more than once in this import with different content (' || r.places || ')')
+               else s.reasons end
+        from versions r
+       where s.type = r.type and s.reference = r.reference
+      returning s.id, s.state
+    )
+    delete from import_keys k using marked m where k.id = m.id and m.state <> 'valid'`);
 }
 
 function storedTarget(target: StagedLink['target'], value: string): string {
@@ -98,13 +119,12 @@ function storedTarget(target: StagedLink['target'], value: string): string {
   if (target === 'client_summary') {
     // A stored client summary counts unless its organisation is in the import, whose list then decides.
     return `exists (select 1 from client_summaries x where x.reference = ${value}::uuid
-      and not exists (select 1 from import_staged d where d.type = 'organisation'
-        and d.reference = x.organisation_reference and d.state = 'valid'))`;
+      and not exists (select 1 from import_keys d where d.kind in ('organisation', 'deleted:organisation')
+        and d.key = x.organisation_reference::text))`;
   }
   const table = recordTables[target];
   return `(exists (select 1 from ${table.table} x where x.${table.key} = ${value}::uuid)
-    and not exists (select 1 from import_staged d where d.type = '${target}' and d.reference = ${value}::uuid
-      and d.deleted and d.state = 'valid'))`;
+    and not exists (select 1 from import_keys d where d.kind = 'deleted:${target}' and d.key = ${value}))`;
 }
 
 /**
@@ -118,44 +138,52 @@ export async function resolveLinks(
   links: readonly StagedLink[],
 ): Promise<void> {
   for (const link of links) {
-    const value = `(v #>> '{}')`;
     const label = link.path.replace(/^\$\./, '').replace(/\[\*\]/g, '[]');
+    // import_keys holds the keys of valid records only (rejected ones are taken out as they are found).
     await session.query(`
       with missing as (
-        select s.id, string_agg(distinct ${value}, ', ') as refs
-          from import_staged s cross join lateral jsonb_path_query(s.doc, '${link.path}') v
-         where s.type = '${type}' and s.state in ('valid', 'unlinked') and not s.deleted
-           and jsonb_typeof(v) = 'string'
-           and not exists (select 1 from import_keys k join import_staged t on t.id = k.id
-                            where k.kind = '${link.target}' and k.key = ${value}
-                              and t.state = 'valid' and not t.deleted)
-           and not ${storedTarget(link.target, value)}
-         group by s.id
+        select l.id, string_agg(distinct l.key, ', ') as refs
+          from import_links l
+         where l.type = '${type}' and l.path = '${link.path}'
+           and not exists (select 1 from import_keys k where k.kind = '${link.target}' and k.key = l.key)
+           and not ${storedTarget(link.target, 'l.key')}
+         group by l.id
+      ), marked as (
+        update import_staged s
+           set state = 'unlinked',
+               reasons = s.reasons || ('${label} links to no ${link.target.replace('_', ' ')} in the import or the store: ' || m.refs)
+          from missing m where s.id = m.id and s.state in ('valid', 'unlinked')
+        returning s.id
       )
-      update import_staged s
-         set state = 'unlinked',
-             reasons = s.reasons || ('${label} links to no ${link.target.replace('_', ' ')} in the import or the store: ' || m.refs)
-        from missing m where s.id = m.id`);
+      delete from import_keys k using marked m where k.id = m.id`);
   }
   if (type === 'occupation') {
     // Occupation names are unique: a name may not be taken by another occupation staged or stored.
     await session.query(`
-      update import_staged s
-         set state = 'rejected',
-             reasons = s.reasons || ('name ' || (s.doc->>'name') || ' is already the name of occupation ' || o.reference)
-        from occupations o
-       where s.type = 'occupation' and s.state = 'valid' and not s.deleted
-         and o.name = s.doc->>'name' and o.reference <> s.reference
-         and not exists (select 1 from import_staged d where d.type = 'occupation' and d.reference = o.reference
-                          and d.state = 'valid' and (d.deleted or d.doc->>'name' <> o.name))`);
+      with marked as (
+        update import_staged s
+           set state = 'rejected',
+               reasons = s.reasons || ('name ' || (s.doc->>'name') || ' is already the name of occupation ' || o.reference)
+          from occupations o
+         where s.type = 'occupation' and s.state = 'valid' and not s.deleted
+           and o.name = s.doc->>'name' and o.reference <> s.reference
+           and not exists (select 1 from import_staged d where d.type = 'occupation' and d.reference = o.reference
+                            and d.state = 'valid' and (d.deleted or d.doc->>'name' <> o.name))
+        returning s.id
+      )
+      delete from import_keys k using marked m where k.id = m.id`);
     await session.query(`
       with taken as (
         select doc->>'name' as name from import_staged
          where type = 'occupation' and state = 'valid' and not deleted group by 1 having count(*) > 1
       )
-      update import_staged s
-         set state = 'rejected', reasons = s.reasons || ('name ' || t.name || ' is given to more than one occupation in this import')
-        from taken t where s.type = 'occupation' and s.state = 'valid' and not s.deleted and s.doc->>'name' = t.name`);
+      , marked as (
+        update import_staged s
+           set state = 'rejected', reasons = s.reasons || ('name ' || t.name || ' is given to more than one occupation in this import')
+          from taken t where s.type = 'occupation' and s.state = 'valid' and not s.deleted and s.doc->>'name' = t.name
+        returning s.id
+      )
+      delete from import_keys k using marked m where k.id = m.id`);
   }
 }
 

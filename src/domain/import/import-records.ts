@@ -17,6 +17,7 @@ import {
 } from '../../db/bulk/staging.ts';
 import type { Database, DatabaseHandle } from '../../db/database.ts';
 import { refreshOrganisationActivity } from '../activity.ts';
+import { linksOf } from './links.ts';
 import { parseLine, typeOfFileName } from './parse-line.ts';
 import { readLines } from './read-lines.ts';
 import { type RecordType, recordLinks, recordTypes } from './records.ts';
@@ -164,6 +165,7 @@ export async function importRecords(
             parsed.record ?? { type: parsed.type, reference: parsed.reference, deleted: true },
           ),
           extraKeys: (clientSummaries ?? []).map((summary) => ['client_summary', summary.reference] as const),
+          links: parsed.record ? linksOf(parsed.type, parsed.record) : [],
         });
         if (pending.length >= batchSize) await flush();
         if ((progress.read & 1023) === 0) report();
