@@ -34,19 +34,25 @@ export interface StagedLink {
 
 export async function createStaging(session: BulkSession): Promise<void> {
   await session.query(`
-    drop table if exists import_staged, import_keys, import_links, import_sources;
+    drop table if exists import_staged, import_keys, import_links, import_outcomes, import_sources;
     create temporary table import_sources (id integer primary key, name text not null);
     create temporary table import_staged (
       id bigint primary key, type text not null, reference uuid not null, source integer not null,
       line bigint not null, deleted boolean not null, doc jsonb not null,
-      state text not null default 'valid', reasons text[] not null default '{}', outcome text, batch integer
+      state text not null default 'valid', reasons text[] not null default '{}', batch integer
     );
     create temporary table import_keys (kind text not null, key text not null, id bigint not null);
+    create temporary table import_outcomes (
+      id bigint primary key, type text not null, batch integer, outcome text not null
+    );
+    create index on import_outcomes (type, batch);
     create temporary table import_links (id bigint not null, type text not null, path text not null, key text not null);`);
 }
 
 export async function dropStaging(session: BulkSession): Promise<void> {
-  await session.query('drop table if exists import_staged, import_keys, import_links, import_sources');
+  await session.query(
+    'drop table if exists import_staged, import_keys, import_links, import_outcomes, import_sources',
+  );
 }
 
 /** Names the import's files, for the messages that point at lines. */
@@ -197,16 +203,16 @@ export async function classifyBatch(
   const inBatch = batch === null ? 'true' : 's.batch = $1';
   const parameters = batch === null ? [] : [batch];
   await session.query(
-    `with c as (
-       select s.id,
+    // Into a narrow table of its own: updating the wide staged rows rewrote every document once more.
+    `insert into import_outcomes (id, type, batch, outcome)
+       select s.id, s.type, s.batch,
               case when r.${table.key} is null then case when s.deleted then 'absent' else 'inserted' end
                    when s.deleted then 'deleted'
                    when ${table.document} = s.doc then 'unchanged'
                    else 'updated' end as outcome
          from import_staged s left join ${table.table} r on r.${table.key} = s.reference
         where s.type = '${type}' and s.state = 'valid' and ${inBatch}
-     )
-     update import_staged s set outcome = c.outcome from c where s.id = c.id`,
+     on conflict (id) do update set outcome = excluded.outcome`,
     parameters,
   );
 }
@@ -219,14 +225,15 @@ export async function writeBatch(
 ): Promise<number> {
   const table = recordTables[type];
   const [row] = await session.query<{ n: number }>(
-    `select count(*)::integer as n from import_staged
+    `select count(*)::integer as n from import_outcomes
       where type = '${type}' and batch = $1 and outcome in ('inserted', 'updated', 'deleted')`,
     [batch],
   );
   if (Number(row?.n ?? 0) === 0) return 0;
   await session.query(
     `delete from ${table.table} where ${table.key} in (
-       select reference from import_staged where type = '${type}' and batch = $1 and outcome = 'deleted')`,
+       select s.reference from import_outcomes o join import_staged s on s.id = o.id
+        where o.type = '${type}' and o.batch = $1 and o.outcome = 'deleted')`,
     [batch],
   );
   for (const statement of writeStatements[type]) await session.query(statement, [batch]);
@@ -242,9 +249,9 @@ export interface OutcomeCount {
 /** How many staged records of each type ended how (`rejected` for every state but valid and duplicate). */
 export async function countOutcomes(session: BulkSession): Promise<OutcomeCount[]> {
   const rows = await session.query<{ type: string; outcome: string; records: number }>(`
-    select type, case when state in ('rejected', 'unlinked') then 'rejected' else coalesce(outcome, 'pending') end as outcome,
-           count(*)::integer as records
-      from import_staged where state <> 'duplicate' group by 1, 2`);
+    select type, outcome, count(*)::integer as records from import_outcomes group by 1, 2
+    union all
+    select type, 'rejected', count(*)::integer from import_staged where state in ('rejected', 'unlinked') group by 1`);
   return rows.map((row) => ({ ...row, records: Number(row.records) }));
 }
 

@@ -9,12 +9,14 @@ import type { StoredRecordType } from './documents.ts';
  * replaced.
  */
 
-const changed = (type: string) =>
-  `import_staged s where s.type = '${type}' and s.batch = $1 and s.outcome in ('inserted', 'updated')`;
+/** The batch's records to write, with `lateral` joined to each (a list's entries). */
+const changed = (type: string, lateral = '') =>
+  `import_outcomes o join import_staged s on s.id = o.id ${lateral}
+    where o.type = '${type}' and o.batch = $1 and o.outcome in ('inserted', 'updated')`;
 
 /** Only an updated record can have entries stored that it no longer lists; a new one has none. */
 const updated = (type: string) =>
-  `import_staged s where s.type = '${type}' and s.batch = $1 and s.outcome = 'updated'`;
+  `import_outcomes o join import_staged s on s.id = o.id where o.type = '${type}' and o.batch = $1 and o.outcome = 'updated'`;
 
 type Columns = ReadonlyArray<readonly [column: string, expression: string]>;
 
@@ -46,7 +48,7 @@ const field = (name: string, cast = '') => `(s.doc->>'${name}')${cast}`;
 const entry = (name: string, cast = '') => `(e->>'${name}')${cast}`;
 const entryAt = (path: string, cast = '') => `(e#>>'{${path}}')${cast}`;
 const entries = (type: string, list: string) =>
-  `${changed(type).replace('import_staged s where', `import_staged s cross join lateral jsonb_array_elements(s.doc->'${list}') e where`)}`;
+  changed(type, `cross join lateral jsonb_array_elements(s.doc->'${list}') e`);
 
 export const writeStatements: Record<StoredRecordType, readonly string[]> = {
   occupation: [
@@ -156,7 +158,7 @@ export const writeStatements: Record<StoredRecordType, readonly string[]> = {
         ['country', `a.value->>'country'`],
         ['zip_postal_code', `a.value->>'zip_postal_code'`],
       ],
-      `${changed('organisation').replace('import_staged s where', `import_staged s cross join lateral jsonb_each(s.doc->'addresses') a where jsonb_typeof(a.value) = 'object' and`)}`,
+      `${changed('organisation', `cross join lateral jsonb_each(s.doc->'addresses') a`)} and jsonb_typeof(a.value) = 'object'`,
     ),
     replaceList('organisation', 'organisation_scores', 'organisation_reference'),
     insert(
@@ -166,7 +168,7 @@ export const writeStatements: Record<StoredRecordType, readonly string[]> = {
         ['dimension', 'd.key::score_dimension'],
         ['score', 'd.value::smallint'],
       ],
-      `${changed('organisation').replace('import_staged s where', `import_staged s cross join lateral jsonb_each_text(s.doc->'scores') d where`)}`,
+      changed('organisation', `cross join lateral jsonb_each_text(s.doc->'scores') d`),
     ),
     pruneList('organisation', 'client_summaries', 'organisation_reference', 'client_summaries'),
     upsert(
