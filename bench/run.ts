@@ -183,6 +183,10 @@ async function formatJson(files: string[]): Promise<void> {
 }
 
 async function main() {
+  if (process.argv[2] === '--import') {
+    const { runImportBench } = await import('./import.ts');
+    return runImportBench(process.argv.slice(3));
+  }
   const options = parseOptions(process.argv.slice(2));
   useLogger(createLogger({ level: 'warn' }));
   const started = performance.now();

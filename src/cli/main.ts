@@ -7,6 +7,7 @@ import { migrateDatabase } from '../db/migrate.ts';
 import { isDatabaseUnavailable } from '../domain/errors.ts';
 import { logger } from '../http/observability/logger.ts';
 import { startServer } from '../server/listen.ts';
+import { registerImportCommands } from './import-commands.ts';
 
 const program = new Command('orgraph').description(
   'orgraph: organisations, people, events and articles as a GraphQL graph and a REST /v1 API',
@@ -106,6 +107,8 @@ program
       for (const [table, rows] of Object.entries(report.rows)) console.log(`  ${table.padEnd(26)} ${rows}`);
     }),
   );
+
+registerImportCommands(program, withDatabase);
 
 const token = program.command('token').description('Manage API tokens');
 token

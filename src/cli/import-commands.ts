@@ -1,0 +1,171 @@
+import { once } from 'node:events';
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import cliProgress from 'cli-progress';
+import { type Command, InvalidArgumentError } from 'commander';
+import type { DatabaseHandle } from '../db/database.ts';
+import { exportRecords } from '../domain/import/export-records.ts';
+import { type ImportProgress, importRecords } from '../domain/import/import-records.ts';
+import { isRecordType, type RecordType, recordTypes } from '../domain/import/records.ts';
+import { packageFile } from '../package-files.ts';
+
+type WithDatabase = <T>(work: (handle: DatabaseHandle) => Promise<T>) => Promise<T>;
+
+function parseBatchSize(value: string): number {
+  const size = Number(value);
+  if (!Number.isInteger(size) || size < 1 || size > 100_000) {
+    throw new InvalidArgumentError('batch size must be an integer from 1 to 100000');
+  }
+  return size;
+}
+
+function parseType(value: string, previous: RecordType[] = []): RecordType[] {
+  if (!isRecordType(value)) throw new InvalidArgumentError(`type must be one of ${recordTypes.join(', ')}`);
+  return [...previous, value];
+}
+
+/** A one-line display on a terminal: records read, written and rejected, and the reading rate. */
+function progressDisplay(): { update(progress: ImportProgress): void; stop(): void } {
+  const bar = new cliProgress.SingleBar(
+    {
+      stream: process.stderr,
+      format: ' {phase} · {value} read · {written} written · {rejected} rejected · {rate} records/s',
+      hideCursor: true,
+      clearOnComplete: false,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  const started = performance.now();
+  bar.start(0, 0, { phase: 'reading', written: 0, rejected: 0, rate: 0 });
+  return {
+    update(progress) {
+      const seconds = (performance.now() - started) / 1000;
+      bar.setTotal(progress.read);
+      bar.update(progress.read, {
+        phase: progress.phase.padEnd(10),
+        written: progress.written,
+        rejected: progress.rejected,
+        rate: seconds > 0 ? Math.round(progress.read / seconds) : 0,
+      });
+    },
+    stop: () => bar.stop(),
+  };
+}
+
+/** One JSON line on stderr each time the phase changes or a batch is written, for logs and supervisors. */
+function progressLines(): { update(progress: ImportProgress): void; stop(): void } {
+  let last = '';
+  return {
+    update(progress) {
+      const key = `${progress.phase}:${progress.written}`;
+      if (key === last || (progress.phase === 'reading' && last.startsWith('reading'))) return;
+      last = key;
+      process.stderr.write(`${JSON.stringify({ progress })}\n`);
+    },
+    stop() {},
+  };
+}
+
+export function registerImportCommands(program: Command, withDatabase: WithDatabase): void {
+  program
+    .command('import')
+    .description(
+      'Import records from NDJSON files (or - for standard input): upsert by reference, report the rest',
+    )
+    .argument('<files...>', 'NDJSON files, one record per line; - reads standard input')
+    .option('--dry-run', 'validate and count, store nothing', false)
+    .option('--all-or-nothing', 'store nothing when any record is rejected', false)
+    .option('--rejects <path>', 'where rejected records go (NDJSON)', 'rejects.ndjson')
+    .option('--batch-size <n>', 'records per transaction', parseBatchSize, 5_000)
+    .option(
+      '--progress <mode>',
+      'bar (on a terminal), lines (a JSON line on stderr per batch written) or none',
+      process.stderr.isTTY ? 'bar' : 'none',
+    )
+    .addHelpText(
+      'after',
+      `\nRecord types: ${recordTypes.join(', ')}. A record is keyed by its reference;\n` +
+        '{ "type": …, "reference": …, "deleted": true } removes one. A file named after a type\n' +
+        '(organisations.ndjson) may leave out "type".\n' +
+        `JSON Schema of each record type: ${packageFile('schemas', 'import')}/<type>.json\n` +
+        'Exit status: 0 when every record was stored, 2 when some were rejected, 1 on failure.',
+    )
+    .action(
+      (
+        files: string[],
+        options: {
+          dryRun: boolean;
+          allOrNothing: boolean;
+          rejects: string;
+          batchSize: number;
+          progress: string;
+        },
+      ) =>
+        withDatabase(async (handle) => {
+          const display =
+            options.progress === 'bar'
+              ? progressDisplay()
+              : options.progress === 'lines'
+                ? progressLines()
+                : null;
+          try {
+            const summary = await importRecords(
+              handle,
+              files.map((name) => ({
+                name,
+                open: () =>
+                  name === '-' ? process.stdin : createReadStream(name, { highWaterMark: 256 * 1024 }),
+              })),
+              {
+                dryRun: options.dryRun,
+                allOrNothing: options.allOrNothing,
+                batchSize: options.batchSize,
+                rejectsPath: options.rejects,
+                ...(display ? { onProgress: display.update } : {}),
+              },
+            );
+            display?.stop();
+            process.stdout.write(`${JSON.stringify(summary)}\n`);
+            if (summary.rejected > 0) process.exitCode = 2;
+          } finally {
+            display?.stop();
+          }
+        }),
+    );
+
+  program
+    .command('export')
+    .description('Write the stored records in the import format (NDJSON)')
+    .option('--type <type>', `only this record type (repeatable): ${recordTypes.join(', ')}`, parseType)
+    .option(
+      '--out <dir>',
+      'write one file per type (<type>.ndjson) into this directory instead of standard output',
+    )
+    .action((options: { type?: RecordType[]; out?: string }) =>
+      withDatabase(async (handle) => {
+        const types = recordTypes.filter((type) => !options.type || options.type.includes(type));
+        if (options.out) await mkdir(options.out, { recursive: true });
+        const files = new Map<RecordType, WriteStream>();
+        const target = (type: RecordType): NodeJS.WritableStream => {
+          if (!options.out) return process.stdout;
+          let file = files.get(type);
+          if (!file) {
+            file = createWriteStream(join(options.out, `${type}.ndjson`));
+            files.set(type, file);
+          }
+          return file;
+        };
+        const counts = await exportRecords(handle, types, async (type, lines) => {
+          const stream = target(type);
+          if (!stream.write(`${lines.join('\n')}\n`)) await once(stream, 'drain');
+        });
+        for (const file of files.values()) {
+          await new Promise<void>((resolve, reject) =>
+            file.end((error?: Error | null) => (error ? reject(error) : resolve())),
+          );
+        }
+        process.stderr.write(`${JSON.stringify({ exported: counts })}\n`);
+      }),
+    );
+}

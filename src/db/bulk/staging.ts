@@ -1,0 +1,291 @@
+import { recordTables, type StoredRecordType } from './documents.ts';
+import { type BulkSession, copyField } from './session.ts';
+import { writeStatements } from './write-records.ts';
+
+/**
+ * The staging area of one import: every valid record of the import as a jsonb document in a temporary table
+ * of the session, so that references can be resolved across files and in any order, set-based, before anything
+ * is stored. `state` is `valid`, `duplicate` (the same content again), `rejected` (conflicting duplicates) or
+ * `unlinked` (a link that resolves nowhere); `outcome` is `inserted`, `updated`, `unchanged`, `deleted` or
+ * `absent` (a deletion of a record not stored).
+ */
+
+export interface StagedRecord {
+  id: number;
+  type: StoredRecordType;
+  reference: string;
+  source: number;
+  line: number;
+  /** The write batch (transaction) the record goes in, numbered per type. */
+  batch: number;
+  deleted: boolean;
+  /** The canonical document as JSON text. */
+  document: string;
+  /** Keys other records may link to, beside the record's own reference: its client summaries. */
+  extraKeys: ReadonlyArray<readonly [kind: string, key: string]>;
+  /** The record's links: the path they sit at and the key they name. */
+  links: ReadonlyArray<readonly [path: string, key: string]>;
+}
+
+export interface StagedLink {
+  path: string;
+  target: StoredRecordType | 'client_summary' | 'industry';
+}
+
+export async function createStaging(session: BulkSession): Promise<void> {
+  await session.query(`
+    drop table if exists import_staged, import_keys, import_links, import_outcomes, import_sources;
+    create temporary table import_sources (id integer primary key, name text not null);
+    create temporary table import_staged (
+      id bigint primary key, type text not null, reference uuid not null, source integer not null,
+      line bigint not null, deleted boolean not null, doc jsonb not null,
+      state text not null default 'valid', reasons text[] not null default '{}', batch integer
+    );
+    create temporary table import_keys (kind text not null, key text not null, id bigint not null);
+    create temporary table import_outcomes (
+      id bigint primary key, type text not null, batch integer, outcome text not null
+    );
+    create index on import_outcomes (type, batch);
+    create temporary table import_links (id bigint not null, type text not null, path text not null, key text not null);`);
+}
+
+export async function dropStaging(session: BulkSession): Promise<void> {
+  await session.query(
+    'drop table if exists import_staged, import_keys, import_links, import_outcomes, import_sources',
+  );
+}
+
+/** Names the import's files, for the messages that point at lines. */
+export async function addSource(session: BulkSession, id: number, name: string): Promise<void> {
+  await session.query('insert into import_sources (id, name) values ($1, $2)', [id, name]);
+}
+
+/** Adds records to the staging tables with one COPY per table. */
+export async function stageRecords(session: BulkSession, records: readonly StagedRecord[]): Promise<void> {
+  if (records.length === 0) return;
+  let staged = '';
+  let keys = '';
+  let links = '';
+  for (const record of records) {
+    staged += `${record.id}\t${record.type}\t${record.reference}\t${record.source}\t${record.line}\t${
+      record.batch
+    }\t${record.deleted ? 't' : 'f'}\t${copyField(record.document)}\n`;
+    // The keys of valid records only, kept so while resolving: a deletion is a key of its own kind.
+    keys += `${record.deleted ? `deleted:${record.type}` : record.type}\t${record.reference}\t${record.id}\n`;
+    for (const [kind, key] of record.extraKeys) keys += `${kind}\t${copyField(key)}\t${record.id}\n`;
+    for (const [path, key] of record.links) {
+      links += `${record.id}\t${record.type}\t${path}\t${copyField(key)}\n`;
+    }
+  }
+  await session.copy(
+    'import_staged',
+    ['id', 'type', 'reference', 'source', 'line', 'batch', 'deleted', 'doc'],
+    staged,
+  );
+  await session.copy('import_keys', ['kind', 'key', 'id'], keys);
+  if (links) await session.copy('import_links', ['id', 'type', 'path', 'key'], links);
+}
+
+/** Indexes the staging tables once they are full, and marks repeated references. */
+export async function settleDuplicates(session: BulkSession): Promise<void> {
+  await session.query(`
+    create index on import_staged (type, reference);
+    create index on import_staged (type, batch);
+    create index on import_keys (kind, key);
+    create index on import_keys (id);
+    create index on import_links (type, path);
+    analyze import_staged, import_keys, import_links;`);
+  await session.query(`
+    with repeated as (
+      select type, reference, min(id) as first from import_staged group by type, reference having count(*) > 1
+    ), versions as (
+      -- Only the repeated references' documents are compared, rather than sorting every document.
+      select r.type, r.reference, r.first, count(distinct s.doc) as versions,
+             string_agg(f.name || ' line ' || s.line, ', ' order by s.id) as places
+        from repeated r
+        join import_staged s on s.type = r.type and s.reference = r.reference
+        join import_sources f on f.id = s.source
+       group by r.type, r.reference, r.first
+    )
+    , marked as (
+      update import_staged s
+         set state = case when r.versions > 1 then 'rejected' when s.id = r.first then s.state else 'duplicate' end,
+             reasons = case when r.versions > 1
+               then s.reasons || ('reference ' || s.reference || ' appears more than once in this import with different content (' || r.places || ')')
+               else s.reasons end
+        from versions r
+       where s.type = r.type and s.reference = r.reference
+      returning s.id, s.state
+    )
+    delete from import_keys k using marked m where k.id = m.id and m.state <> 'valid'`);
+}
+
+function storedTarget(target: StagedLink['target'], value: string): string {
+  if (target === 'industry') return `exists (select 1 from industries x where x.code = ${value})`;
+  if (target === 'client_summary') {
+    // A stored client summary counts unless its organisation is in the import, whose list then decides.
+    return `exists (select 1 from client_summaries x where x.reference = ${value}::uuid
+      and not exists (select 1 from import_keys d where d.kind in ('organisation', 'deleted:organisation')
+        and d.key = x.organisation_reference::text))`;
+  }
+  const table = recordTables[target];
+  return `(exists (select 1 from ${table.table} x where x.${table.key} = ${value}::uuid)
+    and not exists (select 1 from import_keys d where d.kind = 'deleted:${target}' and d.key = ${value}))`;
+}
+
+/**
+ * Marks `unlinked` the staged records of `type` with a link that names no valid record of the import and no
+ * stored record the import keeps. Run type by type in storage order, so that a record linking to a rejected one
+ * is rejected in turn. Returns how many records it marked.
+ */
+export async function resolveLinks(
+  session: BulkSession,
+  type: StoredRecordType,
+  links: readonly StagedLink[],
+): Promise<void> {
+  for (const link of links) {
+    const label = link.path.replace(/^\$\./, '').replace(/\[\*\]/g, '[]');
+    // import_keys holds the keys of valid records only (rejected ones are taken out as they are found).
+    await session.query(`
+      with missing as (
+        select l.id, string_agg(distinct l.key, ', ') as refs
+          from import_links l
+         where l.type = '${type}' and l.path = '${link.path}'
+           and not exists (select 1 from import_keys k where k.kind = '${link.target}' and k.key = l.key)
+           and not ${storedTarget(link.target, 'l.key')}
+         group by l.id
+      ), marked as (
+        update import_staged s
+           set state = 'unlinked',
+               reasons = s.reasons || ('${label} links to no ${link.target.replace('_', ' ')} in the import or the store: ' || m.refs)
+          from missing m where s.id = m.id and s.state in ('valid', 'unlinked')
+        returning s.id
+      )
+      delete from import_keys k using marked m where k.id = m.id`);
+  }
+  if (type === 'occupation') {
+    // Occupation names are unique: a name may not be taken by another occupation staged or stored.
+    await session.query(`
+      with marked as (
+        update import_staged s
+           set state = 'rejected',
+               reasons = s.reasons || ('name ' || (s.doc->>'name') || ' is already the name of occupation ' || o.reference)
+          from occupations o
+         where s.type = 'occupation' and s.state = 'valid' and not s.deleted
+           and o.name = s.doc->>'name' and o.reference <> s.reference
+           and not exists (select 1 from import_staged d where d.type = 'occupation' and d.reference = o.reference
+                            and d.state = 'valid' and (d.deleted or d.doc->>'name' <> o.name))
+        returning s.id
+      )
+      delete from import_keys k using marked m where k.id = m.id`);
+    await session.query(`
+      with taken as (
+        select doc->>'name' as name from import_staged
+         where type = 'occupation' and state = 'valid' and not deleted group by 1 having count(*) > 1
+      )
+      , marked as (
+        update import_staged s
+           set state = 'rejected', reasons = s.reasons || ('name ' || t.name || ' is given to more than one occupation in this import')
+          from taken t where s.type = 'occupation' and s.state = 'valid' and not s.deleted and s.doc->>'name' = t.name
+        returning s.id
+      )
+      delete from import_keys k using marked m where k.id = m.id`);
+  }
+}
+
+/** Compares the batch's records with the stored ones and sets each one's outcome. */
+export async function classifyBatch(
+  session: BulkSession,
+  type: StoredRecordType,
+  batch: number | null,
+): Promise<void> {
+  const table = recordTables[type];
+  const inBatch = batch === null ? 'true' : 's.batch = $1';
+  const parameters = batch === null ? [] : [batch];
+  await session.query(
+    // Into a narrow table of its own: updating the wide staged rows rewrote every document once more.
+    `insert into import_outcomes (id, type, batch, outcome)
+       select s.id, s.type, s.batch,
+              case when r.${table.key} is null then case when s.deleted then 'absent' else 'inserted' end
+                   when s.deleted then 'deleted'
+                   when ${table.document} = s.doc then 'unchanged'
+                   else 'updated' end as outcome
+         from import_staged s left join ${table.table} r on r.${table.key} = s.reference
+        where s.type = '${type}' and s.state = 'valid' and ${inBatch}
+     on conflict (id) do update set outcome = excluded.outcome`,
+    parameters,
+  );
+}
+
+/** Stores one classified batch: deletions first, then the inserted and updated records. Returns how many. */
+export async function writeBatch(
+  session: BulkSession,
+  type: StoredRecordType,
+  batch: number,
+): Promise<number> {
+  const table = recordTables[type];
+  const [row] = await session.query<{ n: number }>(
+    `select count(*)::integer as n from import_outcomes
+      where type = '${type}' and batch = $1 and outcome in ('inserted', 'updated', 'deleted')`,
+    [batch],
+  );
+  if (Number(row?.n ?? 0) === 0) return 0;
+  await session.query(
+    `delete from ${table.table} where ${table.key} in (
+       select s.reference from import_outcomes o join import_staged s on s.id = o.id
+        where o.type = '${type}' and o.batch = $1 and o.outcome = 'deleted')`,
+    [batch],
+  );
+  for (const statement of writeStatements[type]) await session.query(statement, [batch]);
+  return Number(row?.n ?? 0);
+}
+
+export interface OutcomeCount {
+  type: string;
+  outcome: string;
+  records: number;
+}
+
+/** How many staged records of each type ended how (`rejected` for every state but valid and duplicate). */
+export async function countOutcomes(session: BulkSession): Promise<OutcomeCount[]> {
+  const rows = await session.query<{ type: string; outcome: string; records: number }>(`
+    select type, outcome, count(*)::integer as records from import_outcomes group by 1, 2
+    union all
+    select type, 'rejected', count(*)::integer from import_staged where state in ('rejected', 'unlinked') group by 1`);
+  return rows.map((row) => ({ ...row, records: Number(row.records) }));
+}
+
+export interface StagedRejection {
+  id: number;
+  source: number;
+  line: number;
+  document: string;
+  reasons: string[];
+}
+
+/** The staged records rejected, in import order, `limit` after `afterId`. */
+export async function rejectedRecords(
+  session: BulkSession,
+  afterId: number,
+  limit: number,
+): Promise<StagedRejection[]> {
+  const rows = await session.query<{
+    id: string | number;
+    source: number;
+    line: string | number;
+    document: string;
+    reasons: string[];
+  }>(
+    `select id, source, line, doc::text as document, reasons from import_staged
+      where state in ('rejected', 'unlinked') and id > $1 order by id limit ${Math.floor(limit)}`,
+    [afterId],
+  );
+  return rows.map((row) => ({ ...row, id: Number(row.id), line: Number(row.line) }));
+}
+
+export async function countRejected(session: BulkSession): Promise<number> {
+  const [row] = await session.query<{ n: number }>(
+    `select count(*)::integer as n from import_staged where state in ('rejected', 'unlinked')`,
+  );
+  return Number(row?.n ?? 0);
+}

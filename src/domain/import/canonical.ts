@@ -1,0 +1,96 @@
+import type { z } from 'zod';
+import type { RecordType, recordSchemas } from './records.ts';
+
+/**
+ * A record in the one form the store gives back (the form `orgraph export` writes): every optional field
+ * present, references lower case, date-times in UTC to the millisecond, `real` columns at single precision, and
+ * lists in a fixed order. Comparing an import's record with the stored one is then a plain equality, which is
+ * what makes a second import of the same file change nothing.
+ */
+export type CanonicalRecord = Record<string, unknown> & { type: RecordType; reference: string };
+
+const timestampKeys = new Set(['publish_date', 'published_at', 'effective_date']);
+const singlePrecisionKeys = new Set(['confidence_score']);
+
+/** The shortest decimal that PostgreSQL prints for `value` stored as `real`. */
+export function singlePrecision(value: number): number {
+  const stored = Math.fround(value);
+  for (let digits = 1; digits <= 9; digits += 1) {
+    const candidate = Number.parseFloat(stored.toPrecision(digits));
+    if (Math.fround(candidate) === stored) return candidate;
+  }
+  return stored;
+}
+
+const byKey =
+  (key: string) =>
+  (a: Record<string, unknown>, b: Record<string, unknown>): number => {
+    const x = String(a[key]);
+    const y = String(b[key]);
+    return x < y ? -1 : x > y ? 1 : 0;
+  };
+
+/** How the lists of each record are ordered, and which field identifies an entry. */
+const listKeys: Record<string, string> = {
+  aliases: 'reference',
+  tickers: 'reference',
+  domains: 'reference',
+  phones: 'reference',
+  client_summaries: 'reference',
+  emails: 'reference',
+  annotations: 'reference',
+  industries: 'code',
+  participants: 'profile_reference',
+};
+
+function normalise(value: unknown, key: string): unknown {
+  if (value === null || value === undefined) return value;
+  if (typeof value === 'string') {
+    if (key.endsWith('reference') || key.endsWith('references')) return value.toLowerCase();
+    if (timestampKeys.has(key)) return new Date(value).toISOString();
+    return value;
+  }
+  if (typeof value === 'number') return singlePrecisionKeys.has(key) ? singlePrecision(value) : value;
+  if (Array.isArray(value)) return value.map((item) => normalise(item, key));
+  if (typeof value === 'object') {
+    // Event `data` and client summary `entries` are stored as given.
+    if (key === 'data' || key === 'entries') return value;
+    const out: Record<string, unknown> = {};
+    for (const [field, inner] of Object.entries(value)) {
+      if (inner !== undefined) out[field] = normalise(inner, field);
+    }
+    return out;
+  }
+  return value;
+}
+
+/**
+ * The canonical record, or the reasons it cannot be stored that the schema alone does not see (an entry listed
+ * twice in one of its lists).
+ */
+export function canonicalRecord(
+  type: RecordType,
+  parsed: z.output<(typeof recordSchemas)[RecordType]>,
+): { record: CanonicalRecord } | { reasons: string[] } {
+  const record = normalise({ ...parsed, type }, '') as CanonicalRecord;
+  const reasons: string[] = [];
+  for (const [list, key] of Object.entries(listKeys)) {
+    const entries = record[list];
+    if (!Array.isArray(entries)) continue;
+    entries.sort(byKey(key));
+    for (let i = 1; i < entries.length; i += 1) {
+      if (entries[i][key] === entries[i - 1][key]) {
+        reasons.push(`${list}: ${key} ${entries[i][key]} is listed twice`);
+      }
+    }
+  }
+  for (const list of ['organisation_references', 'article_references']) {
+    const entries = record[list];
+    if (!Array.isArray(entries)) continue;
+    entries.sort();
+    for (let i = 1; i < entries.length; i += 1) {
+      if (entries[i] === entries[i - 1]) reasons.push(`${list}: ${entries[i]} is listed twice`);
+    }
+  }
+  return reasons.length > 0 ? { reasons } : { record };
+}

@@ -1,0 +1,308 @@
+import type { Readable } from 'node:stream';
+import { sql } from 'drizzle-orm';
+import type { StoredRecordType } from '../../db/bulk/documents.ts';
+import { type BulkSession, openBulkSession } from '../../db/bulk/session.ts';
+import {
+  addSource,
+  classifyBatch,
+  countOutcomes,
+  createStaging,
+  dropStaging,
+  rejectedRecords,
+  resolveLinks,
+  type StagedRecord,
+  settleDuplicates,
+  stageRecords,
+  writeBatch,
+} from '../../db/bulk/staging.ts';
+import type { DatabaseHandle } from '../../db/database.ts';
+import { linksOf } from './links.ts';
+import { parseLine, typeOfFileName } from './parse-line.ts';
+import { readLines } from './read-lines.ts';
+import { type RecordType, recordLinks, recordTypes } from './records.ts';
+import { RejectsFile, rejectionBody } from './rejects.ts';
+
+export interface ImportSource {
+  /** A path, or `-` for standard input; the file name may give the record type (`organisations.ndjson`). */
+  name: string;
+  open(): Readable;
+}
+
+export interface ImportProgress {
+  phase: 'reading' | 'resolving' | 'writing' | 'refreshing';
+  read: number;
+  written: number;
+  rejected: number;
+}
+
+export interface ImportOptions {
+  /** Validate and classify everything, store nothing. */
+  dryRun?: boolean;
+  /** Store nothing when any record is rejected; otherwise store everything in one transaction. */
+  allOrNothing?: boolean;
+  /** Records per transaction when writing (and per COPY when staging). */
+  batchSize?: number;
+  /** Where rejected records go (NDJSON); null to only count them. */
+  rejectsPath?: string | null;
+  onProgress?: (progress: ImportProgress) => void;
+}
+
+export interface TypeCounts {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  deleted: number;
+  rejected: number;
+}
+
+export interface ImportSummary {
+  read: number;
+  written: number;
+  rejected: number;
+  /** False on a dry run, and when `--all-or-nothing` met a rejection. */
+  committed: boolean;
+  dry_run: boolean;
+  types: Record<string, TypeCounts>;
+  rejects: string | null;
+  seconds: number;
+}
+
+const emptyCounts = (): TypeCounts => ({ inserted: 0, updated: 0, unchanged: 0, deleted: 0, rejected: 0 });
+
+/**
+ * Imports NDJSON records in two passes over the database, one over the files. Reading validates each line and
+ * stages the valid records in temporary tables (COPY); resolving checks every link against the staged and the
+ * stored records, type by type in storage order, so records may name each other across files and in any order;
+ * writing classifies each batch against the stored documents and upserts only what differs, one transaction
+ * per batch (or one in all for `allOrNothing`). A killed import leaves whole batches, and a rerun finds them
+ * unchanged and finishes the rest.
+ */
+export async function importRecords(
+  handle: DatabaseHandle,
+  sources: readonly ImportSource[],
+  options: ImportOptions = {},
+): Promise<ImportSummary> {
+  const started = performance.now();
+  const batchSize = options.batchSize ?? 5_000;
+  const rejects = new RejectsFile(options.rejectsPath ?? null);
+  const types: Record<string, TypeCounts> = {};
+  const countsOf = (type: string) => {
+    types[type] ??= emptyCounts();
+    return types[type];
+  };
+  for (const type of recordTypes) countsOf(type);
+  const progress: ImportProgress = { phase: 'reading', read: 0, written: 0, rejected: 0 };
+  const report = () => options.onProgress?.({ ...progress });
+
+  const session = await openBulkSession(handle.driver, 'orgraph-import');
+  let committed = false;
+  try {
+    await createStaging(session);
+    let id = 0;
+    // Batches are numbered per type as records are staged: one file per type makes each a run of lines.
+    const staged = new Map<string, number>();
+    for (const [index, source] of sources.entries()) {
+      await addSource(session, index, source.name);
+      const defaultType = typeOfFileName(source.name);
+      let pending: StagedRecord[] = [];
+      let inflight: Promise<void> = Promise.resolve();
+      const flush = async () => {
+        await inflight;
+        const records = pending;
+        pending = [];
+        // One COPY in flight while the next lines are parsed; its failure surfaces at the next flush.
+        inflight = stageRecords(session, records);
+        inflight.catch(() => {});
+      };
+      for await (const line of readLines(source.open())) {
+        progress.read += 1;
+        if ('error' in line) {
+          const reason =
+            line.error === 'too-long'
+              ? `the line is longer than 1 MiB (${line.bytes} bytes)`
+              : 'the line is not valid UTF-8';
+          countsOf('unknown').rejected += 1;
+          progress.rejected += 1;
+          await rejects.write({
+            source: source.name,
+            line: line.number,
+            record_head: line.head,
+            reasons: [reason],
+          });
+          continue;
+        }
+        const parsed = parseLine(line.text, defaultType);
+        if (!parsed.ok) {
+          const value = parsed.value as { type?: unknown } | undefined;
+          const type =
+            typeof value?.type === 'string' && recordTypes.includes(value.type as RecordType)
+              ? value.type
+              : (defaultType ?? 'unknown');
+          countsOf(type).rejected += 1;
+          progress.rejected += 1;
+          await rejects.write({
+            source: source.name,
+            line: line.number,
+            ...rejectionBody(line.text, parsed.value),
+            reasons: parsed.reasons,
+          });
+          continue;
+        }
+        id += 1;
+        const ordinal = staged.get(parsed.type) ?? 0;
+        staged.set(parsed.type, ordinal + 1);
+        const clientSummaries = parsed.record?.client_summaries as { reference: string }[] | undefined;
+        pending.push({
+          id,
+          type: parsed.type,
+          reference: parsed.reference,
+          source: index,
+          line: line.number,
+          batch: Math.floor(ordinal / batchSize),
+          deleted: parsed.deleted,
+          document: JSON.stringify(
+            parsed.record ?? { type: parsed.type, reference: parsed.reference, deleted: true },
+          ),
+          extraKeys: (clientSummaries ?? []).map((summary) => ['client_summary', summary.reference] as const),
+          links: parsed.record ? linksOf(parsed.type, parsed.record) : [],
+        });
+        if (pending.length >= batchSize) await flush();
+        if ((progress.read & 1023) === 0) report();
+      }
+      await flush();
+      await inflight;
+    }
+
+    progress.phase = 'resolving';
+    report();
+    await settleDuplicates(session);
+    for (const type of recordTypes) await resolveLinks(session, type, recordLinks[type]);
+    const stagedRejections = await countStagedRejections(session);
+    const anyRejected = progress.rejected + stagedRejections > 0;
+    progress.rejected += stagedRejections;
+
+    if (options.dryRun || (options.allOrNothing && anyRejected)) {
+      for (const type of recordTypes) await classifyBatch(session, type, null);
+    } else {
+      progress.phase = 'writing';
+      report();
+      const batches = new Map([...staged].map(([type, count]) => [type, Math.ceil(count / batchSize)]));
+      const writeAll = async (writer: BulkSession) => {
+        for (const type of recordTypes) {
+          for (let batch = 0; batch < (batches.get(type) ?? 0); batch += 1) {
+            const write = async (tx: BulkSession) => {
+              await classifyBatch(tx, type, batch);
+              return writeBatch(tx, type, batch);
+            };
+            progress.written += options.allOrNothing ? await write(writer) : await writer.transaction(write);
+            report();
+          }
+        }
+      };
+      if (options.allOrNothing) await session.transaction(writeAll);
+      else await writeAll(session);
+      committed = true;
+    }
+
+    for (const row of await countOutcomes(session)) {
+      const counts = countsOf(row.type);
+      if (row.outcome === 'absent') counts.unchanged += row.records;
+      else if (row.outcome in counts) counts[row.outcome as keyof TypeCounts] += row.records;
+    }
+    for (let after = 0; ; ) {
+      const page = await rejectedRecords(session, after, 1_000);
+      if (page.length === 0) break;
+      for (const rejection of page) {
+        const parsed = JSON.parse(rejection.document) as unknown;
+        await rejects.write({
+          source: sources[rejection.source]?.name ?? String(rejection.source),
+          line: rejection.line,
+          ...rejectionBody(rejection.document, parsed),
+          reasons: rejection.reasons,
+        });
+      }
+      after = page[page.length - 1]!.id;
+    }
+    await dropStaging(session);
+  } finally {
+    await session.close();
+    await rejects.close();
+  }
+
+  const written = Object.values(types).reduce((sum, c) => sum + c.inserted + c.updated + c.deleted, 0);
+  if (committed && written > 0) {
+    progress.phase = 'refreshing';
+    report();
+    await refreshDerivedData(handle, touchedTables(types));
+  }
+  progress.written = committed ? written : 0;
+  report();
+  return {
+    read: progress.read,
+    written: progress.written,
+    rejected: progress.rejected,
+    committed,
+    dry_run: Boolean(options.dryRun),
+    types,
+    rejects: rejects.count > 0 ? rejects.path : null,
+    seconds: Math.round((performance.now() - started) / 10) / 100,
+  };
+}
+
+async function countStagedRejections(session: BulkSession): Promise<number> {
+  const [row] = await session.query<{ n: number }>(
+    `select count(*)::integer as n from import_staged where state in ('rejected', 'unlinked')`,
+  );
+  return Number(row?.n ?? 0);
+}
+
+const tablesOf: Record<StoredRecordType, readonly string[]> = {
+  occupation: ['occupations'],
+  organisation: [
+    'organisations',
+    'organisation_names',
+    'organisation_aliases',
+    'organisation_tickers',
+    'organisation_domains',
+    'organisation_phones',
+    'organisation_industries',
+    'organisation_addresses',
+    'organisation_scores',
+    'client_summaries',
+  ],
+  profile: ['profiles', 'profile_emails'],
+  experience: ['experiences'],
+  organisation_ownership: ['organisation_ownerships'],
+  profile_stake: ['profile_stakes'],
+  article: ['articles', 'annotations', 'article_organisations'],
+  event: ['events', 'event_participants', 'event_articles'],
+};
+
+function touchedTables(types: Record<string, TypeCounts>): string[] {
+  const tables = new Set<string>();
+  for (const type of recordTypes) {
+    const counts = types[type];
+    if (counts && counts.inserted + counts.updated + counts.deleted > 0) {
+      for (const table of tablesOf[type]) tables.add(table);
+      // A deleted organisation or profile takes the records that link to it along.
+      if (counts.deleted > 0 && (type === 'organisation' || type === 'profile' || type === 'article')) {
+        for (const list of Object.values(tablesOf)) for (const table of list) tables.add(table);
+      }
+    }
+  }
+  return [...tables];
+}
+
+/**
+ * Brings what the service derives from the records in line after an import: the planner's statistics of the
+ * tables written, which the lists' counts and estimates read. The activity index, the maintained counts and the
+ * organisation name mirror follow by their triggers as each batch commits, relationship counts are columns of the
+ * records, and suggestions and saved searches read the tables themselves.
+ */
+export async function refreshDerivedData(handle: DatabaseHandle, tables: readonly string[]): Promise<void> {
+  await handle.db.transaction(async (tx) => {
+    if (handle.driver.kind === 'postgres') await tx.execute(sql`set local statement_timeout = 0`);
+    if (tables.length > 0)
+      await tx.execute(sql.raw(`analyze ${[...tables, 'organisation_activity'].join(', ')}`));
+  });
+}
