@@ -187,6 +187,57 @@ export function normalisePeerOrganisation(body: unknown): Json {
   });
 }
 
+/** The same record over REST: `GET /v1/organisations/{reference}` answers it in its envelope, snake_case. */
+export function normaliseRestOrganisation(body: unknown): Json {
+  const o = (body as { success?: Row }).success;
+  if (!o) throw new Error(`no record in ${JSON.stringify(body).slice(0, 300)}`);
+  const r = o as Row & {
+    totals: Row;
+    relationships: Row;
+    aliases: Row[];
+    tickers: (Row & { exchange: Row })[];
+    domains: Row[];
+    phones: Row[];
+    industries: Row[];
+    addresses: { company: Row | null; mailing: Row | null };
+    client_summary: Row | null;
+  };
+  const address = (kind: string, a: Row | null) =>
+    a ? [{ ...a, kind, zipPostalCode: a.zip_postal_code }] : [];
+  return wholeRecord({
+    organisation: {
+      ...r,
+      employees: r.totals.employees,
+      ...r.relationships,
+      serviceProviders: r.relationships.service_providers,
+    },
+    aliases: r.aliases.map((a) => ({ name: a.name, startDate: a.start_date, endDate: a.end_date })),
+    tickers: r.tickers.map((t) => ({
+      ...t,
+      exchangeName: t.exchange.name,
+      exchangeCode: t.exchange.code,
+      isPrimaryListing: t.is_primary_listing,
+    })),
+    domains: r.domains.map((d) => ({ ...d, confidenceScore: d.confidence_score, isValid: d.is_valid })),
+    phones: r.phones.map((p) => ({ ...p, isValid: p.is_valid })),
+    industries: r.industries.map((i) => ({ ...i, isPrimary: i.is_primary })),
+    addresses: [...address('company', r.addresses.company), ...address('mailing', r.addresses.mailing)],
+    clientSummary: r.client_summary
+      ? {
+          currencyCode: r.client_summary.currency_code,
+          summaryType: r.client_summary.summary_type,
+          publishDate: r.client_summary.publish_date,
+        }
+      : null,
+  });
+}
+
+/** PostGraphile's whole record with the client summary's entries, which the REST record carries too. */
+export const peerRestOrganisationQuery = peerOrganisationQuery.replace(
+  'currencyCode summaryType publishDate',
+  'currencyCode summaryType publishDate entries',
+);
+
 /** The record in one statement: the row and each part as a JSON array beside it. */
 export async function driverOrganisation(sql: postgres.Sql, reference: string): Promise<Json> {
   const [row] = await sql`

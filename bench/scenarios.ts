@@ -27,11 +27,13 @@ import {
   normaliseOrganisation,
   normalisePeerNestedRoles,
   normalisePeerOrganisation,
+  normaliseRestOrganisation,
   organisationBriefQuery,
   peerNestedRolesQuery,
   peerOrganisationBriefQuery,
   peerOrganisationCursor,
   peerOrganisationQuery,
+  peerRestOrganisationQuery,
 } from './graph-reads.ts';
 import type { Samples } from './samples.ts';
 
@@ -337,6 +339,11 @@ export function createScenarios({ samples, queryId }: ScenarioSetup): Scenario[]
       growthChecked: true,
       request: (index) => get(`/v1/organisations/${organisation(index).reference}`),
       direct: (db, index) => getOrganisation(db, organisation(index).reference),
+      normalise: normaliseRestOrganisation,
+      peer: {
+        request: (index) => graphql(peerRestOrganisationQuery, { reference: organisation(index).reference }),
+        normalise: normalisePeerOrganisation,
+      },
     },
     {
       name: 'rest-organisations-name',
