@@ -14,6 +14,8 @@ export interface BenchOptions {
   databaseUrl: string;
   /** Skip the direct-driver comparison. */
   skipDirect: boolean;
+  /** Skip PostGraphile v5, the peer of the GraphQL scenarios. */
+  skipPeer: boolean;
   /** Where the JSON and markdown results go. */
   outDir: string;
   quick: boolean;
@@ -29,6 +31,7 @@ const usage = `npm run bench -- [options]
   --concurrency 1,16,64  concurrent requests (connections) to measure at
   --only a,b             only these scenarios (names as printed in the table)
   --skip-direct          do not run the direct-driver comparison
+  --skip-peer            do not run PostGraphile v5 beside the GraphQL scenarios
   --out bench/results    where results are written
   --quick                smoke run: scale 1, concurrency 4, 1 s each (flags given explicitly still win)
 
@@ -52,6 +55,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
       concurrency: { type: 'string' },
       only: { type: 'string', multiple: true },
       'skip-direct': { type: 'boolean', default: false },
+      'skip-peer': { type: 'boolean', default: false },
       out: { type: 'string' },
       quick: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -77,6 +81,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     only: (values.only ?? []).flatMap((entry) => entry.split(',').map((name) => name.trim())).filter(Boolean),
     databaseUrl: env.DATABASE_URL || defaultDatabaseUrl,
     skipDirect: values['skip-direct'] ?? false,
+    skipPeer: values['skip-peer'] ?? false,
     outDir: values.out ?? 'bench/results',
     quick,
   };

@@ -1,3 +1,4 @@
+import type { AnswerCheck } from './answers.ts';
 import type { DatasetInfo } from './dataset.ts';
 import type { LoadResult } from './http-load.ts';
 import type { MachineDescription } from './machine.ts';
@@ -10,6 +11,10 @@ export interface ConcurrencyResult {
   direct: LoadResult | null;
   /** orgraph requests/s ÷ direct reads/s. */
   ratio: number | null;
+  /** PostGraphile v5 on the same rows (GraphQL scenarios it can express), and orgraph req/s ÷ its req/s. */
+  peer?: LoadResult | null;
+  peerRatio?: number | null;
+  peerPeakRssMb?: number | null;
   /** The server's resident set at the end of this measurement, and its peak since it started (MiB). */
   serverRssMb: number;
   serverPeakRssMb: number;
@@ -22,6 +27,12 @@ export interface ScenarioResult {
   latencyClass: LatencyClass;
   growthChecked: boolean;
   statements: StatementReport | null;
+  /** What the direct reads are: the domain's functions, or minimal SQL written by hand (GraphQL scenarios). */
+  directKind?: 'domain' | 'hand-written SQL';
+  /** orgraph's answers compared with PostGraphile's and the direct reads', before timing. */
+  answers?: AnswerCheck | null;
+  /** Why PostGraphile's generated schema cannot ask for this scenario's rows. */
+  peerUnsupported?: string | null;
   runs: ConcurrencyResult[];
 }
 
@@ -33,6 +44,7 @@ export interface ScaleResult {
   machine: MachineDescription;
   settings: { durationSeconds: number; warmupSeconds: number; concurrency: number[]; serverPoolMax: number };
   serverPeakRssMb: number;
+  peerPeakRssMb?: number | null;
   loadAverageAtEnd: number[];
   scenarios: ScenarioResult[];
 }
@@ -89,6 +101,10 @@ const columns = [
   'direct CPU',
   'ratio',
   'CPU ratio',
+  'PostGraphile req/s',
+  'PostGraphile p50',
+  'PostGraphile CPU',
+  '× PostGraphile',
   'SQL/req',
   'RSS MB',
 ] as const;
@@ -109,6 +125,10 @@ function rowsOf(result: ScaleResult): string[][] {
       run.direct ? cpuOf(run.direct) : '-',
       run.ratio === null ? '-' : fixed(run.ratio, 2),
       cpuRatio(run) === null ? '-' : fixed(cpuRatio(run)!, 2),
+      run.peer ? fixed(run.peer.requestsPerSecond, 0) : scenario.peerUnsupported ? 'n/a' : '-',
+      run.peer ? latency(run.peer, 'p50') : '-',
+      run.peer ? cpuOf(run.peer) : '-',
+      run.peerRatio === null || run.peerRatio === undefined ? '-' : fixed(run.peerRatio, 2),
       range(scenario.statements?.statements),
       fixed(run.serverPeakRssMb, 0),
     ]),
@@ -175,6 +195,16 @@ export function checkTargets(results: readonly ScaleResult[]): TargetCheck[] {
   for (const scenario of main.scenarios) {
     const run = runAt(scenario, reference.concurrency);
     if (!run) continue;
+    if (run.peerRatio !== null && run.peerRatio !== undefined) {
+      // Issue 16: the graph at 1.5× PostGraphile v5, REST's single record at 2×.
+      const peerFloor = scenario.transport === 'rest' ? 2 : 1.5;
+      checks.push({
+        target: `throughput ≥ ${peerFloor}× PostGraphile v5`,
+        subject: scenario.name,
+        measured: `${fixed(run.peerRatio, 2)}× (answers: ${scenario.answers?.peerMatched ?? '-'}/${scenario.answers?.samples ?? '-'} equal)`,
+        met: run.peerRatio >= peerFloor && scenario.answers?.peerMatched === scenario.answers?.samples,
+      });
+    }
     if (run.ratio !== null) {
       const floor = scenario.transport === 'rest' ? 0.5 : 0.4;
       checks.push({
@@ -317,6 +347,25 @@ export function renderGrowth(results: readonly ScaleResult[]): string {
   return sections.join('\n');
 }
 
+/** Per GraphQL scenario (and any other compared with PostGraphile): what its direct reads are, whether the answers matched, what PostGraphile cannot ask. */
+function answerLines(result: ScaleResult): string[] {
+  const lines = result.scenarios.flatMap((scenario) => {
+    if (scenario.transport !== 'graphql' && !scenario.answers) return [];
+    const parts = [`direct reads: ${scenario.directKind ?? 'domain'}`];
+    const answers = scenario.answers;
+    if (answers) {
+      if (answers.peerMatched !== null)
+        parts.push(`PostGraphile's answers equal to orgraph's: ${answers.peerMatched}/${answers.samples}`);
+      if (answers.directMatched !== null)
+        parts.push(`direct answers equal: ${answers.directMatched}/${answers.samples}`);
+      if (answers.firstDifference) parts.push(`first difference: ${answers.firstDifference}`);
+    }
+    if (scenario.peerUnsupported) parts.push(`not asked of PostGraphile: ${scenario.peerUnsupported}`);
+    return [`- ${scenario.name}: ${parts.join('; ')}.`];
+  });
+  return lines.length > 0 ? [...lines, ''] : [];
+}
+
 function describeMachineLine(machine: MachineDescription): string {
   return `${machine.cores} × ${machine.cpuModel}, ${machine.memoryGb} GB, Linux ${machine.kernel}, Node ${machine.node}, PostgreSQL ${machine.postgres} on the same machine`;
 }
@@ -338,8 +387,11 @@ export function renderMarkdown(results: readonly ScaleResult[]): string {
       '',
       renderMarkdownTable(result),
       '',
-      `Server peak RSS over the run: ${fixed(result.serverPeakRssMb, 0)} MiB. Load average at end: ${result.loadAverageAtEnd.join(', ')}.`,
+      `Server peak RSS over the run: ${fixed(result.serverPeakRssMb, 0)} MiB` +
+        (result.peerPeakRssMb ? `; PostGraphile's: ${fixed(result.peerPeakRssMb, 0)} MiB` : '') +
+        `. Load average at end: ${result.loadAverageAtEnd.join(', ')}.`,
       '',
+      ...answerLines(result),
     );
   }
   const growth = renderGrowth(results);

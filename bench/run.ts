@@ -5,12 +5,15 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { loadConfig } from '../src/config.ts';
 import { createLogger, useLogger } from '../src/http/observability/logger.ts';
+import { type AnswerCheck, checkAnswers, peerFetch } from './answers.ts';
 import { startCpuMeter } from './cpu.ts';
 import { benchPlansFile, ensureDataset, repositoryRoot, runCli } from './dataset.ts';
 import { loadDirect } from './direct.ts';
+import { orderDigestOf, peerCursorProbe } from './graph-reads.ts';
 import { type LoadResult, loadHttp, mergeLoads } from './http-load.ts';
 import { describeMachine } from './machine.ts';
 import { type BenchOptions, parseOptions } from './options.ts';
+import { startPeer } from './peer.ts';
 import {
   type ConcurrencyResult,
   renderMarkdown,
@@ -19,8 +22,8 @@ import {
   type ScenarioResult,
 } from './report.ts';
 import { sampleDatabase } from './samples.ts';
-import { createScenarios, threeChipSearch } from './scenarios.ts';
-import { buildServer, startServer } from './server.ts';
+import { createScenarios, type PeerContext, type PeerScenario, threeChipSearch } from './scenarios.ts';
+import { type BenchServer, buildServer, startServer } from './server.ts';
 import { measureStatements, openInProcessApp } from './statements.ts';
 
 /** Where the measurement's rotation starts: past the warm-up's, so it does not replay the same rows first. */
@@ -47,11 +50,12 @@ async function runScale(scale: number, options: BenchOptions): Promise<ScaleResu
   const machine = await describeMachine(dataset.databaseUrl);
   const env = { DATABASE_URL: dataset.databaseUrl, PLANS_FILE: benchPlansFile };
   const config = loadConfig({ ...process.env, ...env });
-  const context = { countTimeoutMs: config.countTimeoutMs };
   const token = (await runCli(['token', 'create', '--plan', 'enterprise', '--label', 'bench'], env)).trim();
   const samples = await sampleDatabase(dataset.databaseUrl);
   const app = await openInProcessApp(dataset.databaseUrl, () => token);
+  const context = { countTimeoutMs: config.countTimeoutMs, sql: app.sql };
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  let peer: BenchServer | undefined;
 
   try {
     const saved = await app.fetch({
@@ -77,21 +81,67 @@ async function runScale(scale: number, options: BenchOptions): Promise<ScaleResu
         log(`  ! ${scenario.name}: ${report.failures} failed requests: ${report.firstFailure}`);
     }
 
+    // PostGraphile v5 on the same database, with a pool of the server's size; answers compared before timing.
+    const peerScenarioOf = (scenario: (typeof scenarios)[number]) =>
+      !options.skipPeer && scenario.peer && 'request' in scenario.peer
+        ? (scenario.peer as PeerScenario)
+        : null;
+    let peerContext: PeerContext | undefined;
+    if (scenarios.some((scenario) => peerScenarioOf(scenario))) {
+      peer = await startPeer(dataset.databaseUrl, config.poolMax);
+      const probe = (await peerFetch(peer.baseUrl, {
+        method: 'POST',
+        path: '/graphql',
+        body: JSON.stringify({ query: peerCursorProbe }),
+      })) as { data: { organisations: { edges: { cursor: string }[] } } };
+      peerContext = { organisationOrderDigest: orderDigestOf(probe.data.organisations.edges[0]!.cursor) };
+    }
+    const answerChecks = new Map<string, AnswerCheck>();
+    for (const scenario of scenarios) {
+      const check = await checkAnswers(
+        app,
+        scenario,
+        context,
+        peer && peerContext && peerScenarioOf(scenario)
+          ? { baseUrl: peer.baseUrl, context: peerContext }
+          : null,
+      );
+      if (!check) continue;
+      answerChecks.set(scenario.name, check);
+      log(
+        `  answers ${scenario.name}: PostGraphile ${check.peerMatched ?? '-'}/${check.samples}, direct ${check.directMatched ?? '-'}/${check.samples}` +
+          (check.firstDifference ? `; first difference: ${check.firstDifference}` : ''),
+      );
+    }
+
     server = await startServer(dataset.databaseUrl);
     const running = server;
+    const runningPeer = peer;
     const results: ScenarioResult[] = [];
     for (const scenario of scenarios) {
       const runs: ConcurrencyResult[] = [];
       for (const concurrency of options.concurrency) {
         const http = { baseUrl: running.baseUrl, token, concurrency, request: scenario.request };
         const reads = { db: app.db, scenario, context, concurrency };
+        const peerScenario = peerScenarioOf(scenario);
+        const peerHttp =
+          peerScenario && runningPeer && peerContext
+            ? {
+                baseUrl: runningPeer.baseUrl,
+                token,
+                concurrency,
+                request: (index: number) => peerScenario.request(index, peerContext!),
+              }
+            : null;
         await loadHttp({ ...http, seconds: options.warmupSeconds });
+        if (peerHttp) await loadHttp({ ...peerHttp, seconds: options.warmupSeconds });
         if (!options.skipDirect) await loadDirect({ ...reads, seconds: options.warmupSeconds });
         // HTTP and direct take turns in two slices each, so a burst of other work on the machine falls on both.
         const slices = options.skipDirect ? 1 : 2;
         const seconds = options.durationSeconds / slices;
         const httpSlices: LoadResult[] = [];
         const directSlices: LoadResult[] = [];
+        const peerSlices: LoadResult[] = [];
         for (let slice = 0; slice < slices; slice += 1) {
           const firstIndex = measuredFirstIndex + slice * 10_007;
           const serverMeter = startCpuMeter(running.pid, dataset.databaseName);
@@ -104,6 +154,12 @@ async function runScale(scale: number, options: BenchOptions): Promise<ScaleResu
             (generator.user + generator.system) / 1000 / Math.max(part.requests, 1),
           );
           httpSlices.push(part);
+          if (peerHttp && runningPeer) {
+            const peerMeter = startCpuMeter(runningPeer.pid, dataset.databaseName);
+            const peerPart = await loadHttp({ ...peerHttp, seconds, firstIndex });
+            peerPart.cpuMsPerRequest = perRequest(peerMeter.stop(), peerPart.requests);
+            peerSlices.push(peerPart);
+          }
           if (!options.skipDirect) {
             const directMeter = startCpuMeter(process.pid, dataset.databaseName);
             const directPart = await loadDirect({ ...reads, seconds, firstIndex });
@@ -113,6 +169,11 @@ async function runScale(scale: number, options: BenchOptions): Promise<ScaleResu
         }
         const measured = mergeLoads(httpSlices);
         const direct = options.skipDirect ? null : mergeLoads(directSlices);
+        const peerLoad = peerSlices.length > 0 ? mergeLoads(peerSlices) : null;
+        const peerRatio =
+          peerLoad && peerLoad.requestsPerSecond > 0
+            ? measured.requestsPerSecond / peerLoad.requestsPerSecond
+            : null;
         const serverRssMb = running.rssMb();
         const serverPeakRssMb = running.peakRssMb();
         const ratio =
@@ -124,6 +185,9 @@ async function runScale(scale: number, options: BenchOptions): Promise<ScaleResu
           http: measured,
           direct,
           ratio: ratio === null ? null : round(ratio),
+          peer: peerLoad,
+          peerRatio: peerRatio === null ? null : round(peerRatio),
+          peerPeakRssMb: runningPeer && peerLoad ? round(runningPeer.peakRssMb()) : null,
           serverRssMb: round(serverRssMb),
           serverPeakRssMb: round(serverPeakRssMb),
         });
@@ -133,6 +197,9 @@ async function runScale(scale: number, options: BenchOptions): Promise<ScaleResu
             `errors ${measured.errors}  cpu ${measured.cpuMsPerRequest?.process ?? '-'}+${measured.cpuMsPerRequest?.database} ms` +
             (direct
               ? `  | direct ${direct.requestsPerSecond.toFixed(0).padStart(5)}/s p99 ${direct.latencyMs.p99.toFixed(1)} ms  ratio ${ratio?.toFixed(2)}  cpu ${direct.cpuMsPerRequest?.process ?? '-'}+${direct.cpuMsPerRequest?.database} ms`
+              : '') +
+            (peerLoad
+              ? `  | PostGraphile ${peerLoad.requestsPerSecond.toFixed(0).padStart(5)}/s p99 ${peerLoad.latencyMs.p99.toFixed(1)} ms errors ${peerLoad.errors}  ×${peerRatio?.toFixed(2)}  cpu ${peerLoad.cpuMsPerRequest?.process ?? '-'}+${peerLoad.cpuMsPerRequest?.database} ms`
               : '') +
             `  | client ${measured.loadGeneratorCpuMsPerRequest} ms  | RSS ${serverRssMb.toFixed(0)} MiB`,
         );
@@ -144,6 +211,9 @@ async function runScale(scale: number, options: BenchOptions): Promise<ScaleResu
         latencyClass: scenario.latencyClass,
         growthChecked: scenario.growthChecked,
         statements: statementReports.get(scenario.name) ?? null,
+        directKind: scenario.directKind ?? 'domain',
+        answers: answerChecks.get(scenario.name) ?? null,
+        peerUnsupported: scenario.peer && 'unsupported' in scenario.peer ? scenario.peer.unsupported : null,
         runs,
       });
     }
@@ -161,11 +231,13 @@ async function runScale(scale: number, options: BenchOptions): Promise<ScaleResu
         serverPoolMax: config.poolMax,
       },
       serverPeakRssMb,
+      peerPeakRssMb: runningPeer ? round(runningPeer.peakRssMb()) : null,
       loadAverageAtEnd: loadavg().map(round),
       scenarios: results,
     };
   } finally {
     await server?.stop();
+    await peer?.stop();
     await app.close();
     await runCli(['token', 'revoke', token], env).catch(() => {});
   }

@@ -1,3 +1,4 @@
+import type postgres from 'postgres';
 import type { Database } from '../src/db/database.ts';
 import { describeEvents } from '../src/domain/events/describe-events.ts';
 import { countEvents, findEvents, prepareEventFilter } from '../src/domain/events/find-events.ts';
@@ -16,6 +17,24 @@ import { getProfileArticles } from '../src/domain/profiles/profile-articles.ts';
 import { countSuggestions, findSuggestions } from '../src/domain/suggestions/find-suggestions.ts';
 import { encodeCursor } from '../src/graphql/keyset.ts';
 import { pageWindow } from '../src/rest/paging.ts';
+import {
+  driverBrief,
+  driverNestedRoles,
+  driverOrganisation,
+  nestedRolesQuery,
+  normaliseBrief,
+  normaliseNestedRoles,
+  normaliseOrganisation,
+  normalisePeerNestedRoles,
+  normalisePeerOrganisation,
+  normaliseRestOrganisation,
+  organisationBriefQuery,
+  peerNestedRolesQuery,
+  peerOrganisationBriefQuery,
+  peerOrganisationCursor,
+  peerOrganisationQuery,
+  peerRestOrganisationQuery,
+} from './graph-reads.ts';
 import type { Samples } from './samples.ts';
 
 export interface HttpRequest {
@@ -46,10 +65,32 @@ export interface Scenario {
    * call, in the same order, on a Drizzle database over the `postgres` driver.
    */
   direct(db: Database, index: number, context: DirectContext): Promise<unknown>;
+  /**
+   * GraphQL scenarios: `direct` is the minimal SQL written by hand (one statement per level, batched), not
+   * the domain's functions; the name says so in the report.
+   */
+  directKind?: 'domain' | 'hand-written SQL';
+  /** orgraph's answer to request `index` in the shape the peer's and the direct reads' answers are compared in. */
+  normalise?(body: unknown): unknown;
+  /** The same rows from PostGraphile v5, or why its generated schema cannot ask for them. */
+  peer?: PeerScenario | { unsupported: string };
+}
+
+/** A scenario's request to PostGraphile v5 and its answer in the compared shape. */
+export interface PeerScenario {
+  request(index: number, context: PeerContext): HttpRequest;
+  normalise(body: unknown): unknown;
+}
+
+/** What PostGraphile's requests need from the peer itself: the digest its list cursors start with. */
+export interface PeerContext {
+  organisationOrderDigest: string;
 }
 
 export interface DirectContext {
   countTimeoutMs: number;
+  /** The `postgres` driver itself, for the hand-written reads. */
+  sql: postgres.Sql;
 }
 
 /** What the scenarios need beyond the samples: the saved search to list events by. */
@@ -298,6 +339,11 @@ export function createScenarios({ samples, queryId }: ScenarioSetup): Scenario[]
       growthChecked: true,
       request: (index) => get(`/v1/organisations/${organisation(index).reference}`),
       direct: (db, index) => getOrganisation(db, organisation(index).reference),
+      normalise: normaliseRestOrganisation,
+      peer: {
+        request: (index) => graphql(peerRestOrganisationQuery, { reference: organisation(index).reference }),
+        normalise: normalisePeerOrganisation,
+      },
     },
     {
       name: 'rest-organisations-name',
@@ -402,14 +448,56 @@ export function createScenarios({ samples, queryId }: ScenarioSetup): Scenario[]
       },
     },
     {
+      name: 'graphql-organisation-brief',
+      transport: 'graphql',
+      description: 'organisation(reference) with 7 scalar fields',
+      latencyClass: 'single',
+      growthChecked: true,
+      request: (index) => graphql(organisationBriefQuery, { reference: organisation(index).reference }),
+      direct: (_db, index, context) => driverBrief(context.sql, organisation(index).reference),
+      directKind: 'hand-written SQL',
+      normalise: normaliseBrief,
+      peer: {
+        request: (index) => graphql(peerOrganisationBriefQuery, { reference: organisation(index).reference }),
+        normalise: normaliseBrief,
+      },
+    },
+    {
       name: 'graphql-organisation',
       transport: 'graphql',
       description: 'organisation(reference) with every part of the single record',
       latencyClass: 'single',
       growthChecked: true,
       request: (index) => graphql(organisationQuery, { reference: organisation(index).reference }),
-      // The resolvers load the organisation and its seven parts through loaders over the same part readers.
-      direct: (db, index) => getOrganisation(db, organisation(index).reference),
+      direct: (_db, index, context) => driverOrganisation(context.sql, organisation(index).reference),
+      directKind: 'hand-written SQL',
+      normalise: normaliseOrganisation,
+      peer: {
+        request: (index) => graphql(peerOrganisationQuery, { reference: organisation(index).reference }),
+        normalise: normalisePeerOrganisation,
+      },
+    },
+    {
+      name: 'graphql-nested-roles',
+      transport: 'graphql',
+      description:
+        'organisations(first: 20) → every role (current executives, current professionals, alumni) → person → all experiences → organisation',
+      latencyClass: 'list',
+      growthChecked: false,
+      request: (index) => {
+        const { name, reference } = organisation(index);
+        return graphql(nestedRolesQuery, { after: encodeCursor({ name, reference }) });
+      },
+      direct: (_db, index, context) => driverNestedRoles(context.sql, organisation(index)),
+      directKind: 'hand-written SQL',
+      normalise: normaliseNestedRoles,
+      peer: {
+        request: (index, context) =>
+          graphql(peerNestedRolesQuery, {
+            after: peerOrganisationCursor(context.organisationOrderDigest, organisation(index)),
+          }),
+        normalise: normalisePeerNestedRoles,
+      },
     },
     {
       name: 'graphql-nested',
@@ -425,6 +513,11 @@ export function createScenarios({ samples, queryId }: ScenarioSetup): Scenario[]
       direct: (db, index) => {
         const { name, reference } = organisation(index);
         return nestedDirect(db, { name, reference });
+      },
+      directKind: 'domain',
+      peer: {
+        unsupported:
+          "a person's articles are the distinct articles of their statements, newest first, first 5, each series folded to its latest: PostGraphile's generated relations give a person's statements, not their articles",
       },
     },
     {

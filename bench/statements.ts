@@ -1,3 +1,4 @@
+import type postgres from 'postgres';
 import { loadPlans } from '../src/auth/plans.ts';
 import { loadConfig } from '../src/config.ts';
 import { countStatements, type Database, openDatabase } from '../src/db/database.ts';
@@ -29,6 +30,8 @@ export interface StatementReport {
 
 export interface InProcessApp {
   db: Database;
+  /** The `postgres` driver under `db`, for the hand-written reads. */
+  sql: postgres.Sql;
   fetch(request: HttpRequest): Promise<Response>;
   close(): Promise<void>;
 }
@@ -40,8 +43,10 @@ export async function openInProcessApp(databaseUrl: string, token: () => string)
   const handle = await openDatabase(config);
   const services: AppServices = { config, handle, db: handle.db, plans, readiness: { accepting: true } };
   const app = createApp(services);
+  if (handle.driver.kind !== 'postgres') throw new Error('the bench runs on PostgreSQL (DATABASE_URL)');
   return {
     db: handle.db,
+    sql: handle.driver.client,
     async fetch(request) {
       return app.fetch(
         new Request(`http://orgraph.bench${request.path}`, {
