@@ -29,6 +29,7 @@ BEGIN
         FROM "client_summaries" c WHERE c."organisation_reference" = ANY("changed")
     ) AS "activity"
     GROUP BY 1, 2
+    ORDER BY 1, 2
     -- A concurrent writer may have added the row since the delete above.
     ON CONFLICT ("organisation_reference", "activity_type")
       DO UPDATE SET "last_activity_at" = greatest(a."last_activity_at", excluded."last_activity_at");
@@ -47,6 +48,8 @@ BEGIN
       FROM unnest("organisations", "types", "dates") AS n("organisation_reference", "activity_type", "activity_at")
      WHERE "organisation_reference" IS NOT NULL
      GROUP BY 1, 2
+     -- In key order, so concurrent writers lock rows in the same order and cannot deadlock on them.
+     ORDER BY 1, 2
     ON CONFLICT ("organisation_reference", "activity_type")
       DO UPDATE SET "last_activity_at" = excluded."last_activity_at"
       WHERE excluded."last_activity_at" > a."last_activity_at";

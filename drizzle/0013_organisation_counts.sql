@@ -9,11 +9,13 @@ CREATE TABLE "organisation_counts" (
 );
 --> statement-breakpoint
 -- Adds the organisations of a statement's transition table(s) to their groups (with sign +1 or -1). One upsert per
--- group and statement, so a COPY chunk or a bulk update costs one statement; groups left at zero stay as rows.
+-- group and statement, so a COPY chunk or a bulk update costs one statement; groups left at zero stay as rows. The
+-- groups are written in key order, so concurrent writers lock them in the same order and cannot deadlock on them.
 CREATE OR REPLACE FUNCTION "orgraph_organisation_counts_insert"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO "organisation_counts" AS c ("has_activity", "is_fund", "status", "verified", "confidence", "organisations")
     SELECT "has_activity", "is_fund", "status", "verified", "confidence", count(*) FROM "inserted_organisations" GROUP BY 1, 2, 3, 4, 5
+    ORDER BY 1, 2, 3, 4, 5
     ON CONFLICT ("has_activity", "is_fund", "status", "verified", "confidence")
       DO UPDATE SET "organisations" = c."organisations" + excluded."organisations";
   RETURN NULL;
@@ -32,6 +34,7 @@ BEGIN
     ) AS "changes"
     GROUP BY 1, 2, 3, 4, 5
     HAVING sum("change") <> 0
+    ORDER BY 1, 2, 3, 4, 5
     ON CONFLICT ("has_activity", "is_fund", "status", "verified", "confidence")
       DO UPDATE SET "organisations" = c."organisations" + excluded."organisations";
   RETURN NULL;
@@ -39,11 +42,11 @@ END
 $$;--> statement-breakpoint
 CREATE OR REPLACE FUNCTION "orgraph_organisation_counts_delete"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  UPDATE "organisation_counts" c SET "organisations" = c."organisations" - d."organisations"
-    FROM (SELECT "has_activity", "is_fund", "status", "verified", "confidence", count(*) AS "organisations"
-            FROM "deleted_organisations" GROUP BY 1, 2, 3, 4, 5) AS d
-   WHERE (c."has_activity", c."is_fund", c."status", c."verified", c."confidence")
-       = (d."has_activity", d."is_fund", d."status", d."verified", d."confidence");
+  INSERT INTO "organisation_counts" AS c ("has_activity", "is_fund", "status", "verified", "confidence", "organisations")
+    SELECT "has_activity", "is_fund", "status", "verified", "confidence", -count(*) FROM "deleted_organisations" GROUP BY 1, 2, 3, 4, 5
+    ORDER BY 1, 2, 3, 4, 5
+    ON CONFLICT ("has_activity", "is_fund", "status", "verified", "confidence")
+      DO UPDATE SET "organisations" = c."organisations" + excluded."organisations";
   RETURN NULL;
 END
 $$;--> statement-breakpoint

@@ -202,9 +202,10 @@ export async function seedDatabase(handle: DatabaseHandle, options: SeedOptions)
       ];
       await loader.execute(`truncate ${tableNames.map((name) => `"${name}"`).join(', ')}`);
       const restore = await suspendConstraintsAndIndexes(loader, tableNames);
-      // The triggers that keep organisation_names and the activity index in step with each statement stay off
-      // during the load: their plans, made once while the tables were empty, joined each chunk against the whole
-      // mirror, so every chunk cost more than the last. The mirrors are filled in one pass after the load instead.
+      // The triggers that keep organisation_names, the activity index and the counts in step with each statement
+      // stay off during the load. Their plans are made once, while the tables are empty, and kept: the names
+      // trigger's plan hashed every company address loaded so far for each chunk of organisations, so each chunk
+      // cost more than the last (bench/NOTES.md 27). The derived rows are filled in one pass after the load.
       for (const name of tableNames) await loader.execute(`alter table "${name}" disable trigger user`);
       const pipeline = new LoadPipeline(loader, rows);
       try {

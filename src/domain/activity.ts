@@ -9,7 +9,7 @@ import { queryRows } from '../db/database.ts';
  * recomputes one slice of organisations, in reference order, and writes only what differs (writes made with the
  * triggers off, for instance a restore with `session_replication_role = replica`, are repaired this way).
  */
-export const activitySliceSize = 10_000;
+export const activitySliceSize = 2_000;
 
 /**
  * Reconciles the slice of `size` organisations after `after` (from the start when null) and returns where the
