@@ -156,7 +156,7 @@ describe('export, then import into an empty store', () => {
     const generated = fc
       .sample(generatedOperations(schema, known), { numRuns: 150, seed: 18 })
       .filter((operation) => !operation.query.trimStart().startsWith('mutation'));
-    const answered = 0;
+    let answered = 0;
     for (const operation of [...fixed, ...generated]) {
       const [a, b] = await Promise.all([
         source.graphql(operation.query, operation.variables),
@@ -168,6 +168,9 @@ describe('export, then import into an empty store', () => {
         b.body.errors?.map((e) => [e.message, e.extensions?.code]),
         operation.query,
       ).toEqual(a.body.errors?.map((e) => [e.message, e.extensions?.code]));
+      if (JSON.stringify(a.body.data ?? null).includes('"reference"')) answered += 1;
     }
+    // Many of them reach records, rather than only failing the same way on both.
+    expect(answered).toBeGreaterThan(30);
   }, 300_000);
 });
