@@ -5,10 +5,15 @@ import { join } from 'node:path';
 import cliProgress from 'cli-progress';
 import { type Command, InvalidArgumentError } from 'commander';
 import type { DatabaseHandle } from '../db/database.ts';
-import { exportRecords } from '../domain/import/export-records.ts';
-import { type ImportProgress, importRecords } from '../domain/import/import-records.ts';
-import { isRecordType, type RecordType, recordTypes } from '../domain/import/records.ts';
+import type { ImportProgress } from '../domain/import/import-records.ts';
+import {
+  isRecordTypeName as isRecordType,
+  type RecordTypeName as RecordType,
+  recordTypeNames as recordTypes,
+} from '../domain/import/record-types.ts';
 import { packageFile } from '../package-files.ts';
+
+// The importer and exporter (zod, the bulk session) load only when their command runs, as the seed does.
 
 type WithDatabase = <T>(work: (handle: DatabaseHandle) => Promise<T>) => Promise<T>;
 
@@ -103,6 +108,7 @@ export function registerImportCommands(program: Command, withDatabase: WithDatab
         },
       ) =>
         withDatabase(async (handle) => {
+          const { importRecords } = await import('../domain/import/import-records.ts');
           const display =
             options.progress === 'bar'
               ? progressDisplay()
@@ -144,6 +150,7 @@ export function registerImportCommands(program: Command, withDatabase: WithDatab
     )
     .action((options: { type?: RecordType[]; out?: string }) =>
       withDatabase(async (handle) => {
+        const { exportRecords } = await import('../domain/import/export-records.ts');
         const types = recordTypes.filter((type) => !options.type || options.type.includes(type));
         if (options.out) await mkdir(options.out, { recursive: true });
         const files = new Map<RecordType, WriteStream>();

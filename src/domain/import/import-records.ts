@@ -67,6 +67,12 @@ export interface ImportSummary {
   seconds: number;
 }
 
+/**
+ * Records per COPY into the staging tables. Small enough that a chunk's records die young: at 5,000 they
+ * outlived the young generation, and the old one grew by about 4 KB per line read until the reading ended.
+ */
+const stagingChunk = 500;
+
 const emptyCounts = (): TypeCounts => ({ inserted: 0, updated: 0, unchanged: 0, deleted: 0, rejected: 0 });
 
 /**
@@ -166,7 +172,7 @@ export async function importRecords(
           extraKeys: (clientSummaries ?? []).map((summary) => ['client_summary', summary.reference] as const),
           links: parsed.record ? linksOf(parsed.type, parsed.record) : [],
         });
-        if (pending.length >= batchSize) await flush();
+        if (pending.length >= stagingChunk) await flush();
         if ((progress.read & 1023) === 0) report();
       }
       await flush();

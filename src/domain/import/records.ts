@@ -8,6 +8,7 @@ import {
   summaryTypes,
 } from '../vocabulary/organisations.ts';
 import { ownerRelationships } from '../vocabulary/ownership.ts';
+import { type RecordTypeName, recordTypeNames } from './record-types.ts';
 
 /**
  * The import format: one JSON record per line, keyed by `reference`. Field names are the spec's where it names
@@ -352,10 +353,10 @@ export const recordSchemas = {
   profile_stake: profileStakeRecord,
   article: articleRecord,
   event: eventRecord,
-} as const;
+} as const satisfies Record<RecordTypeName, z.ZodType>;
 
-export type RecordType = keyof typeof recordSchemas;
-export const recordTypes = Object.keys(recordSchemas) as RecordType[];
+export type RecordType = RecordTypeName;
+export const recordTypes: RecordType[] = [...recordTypeNames];
 
 export function isRecordType(value: unknown): value is RecordType {
   return typeof value === 'string' && Object.hasOwn(recordSchemas, value);
