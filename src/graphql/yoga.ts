@@ -1,3 +1,4 @@
+import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { GraphQLError } from 'graphql';
 import { createYoga, type GraphiQLOptions, type Plugin } from 'graphql-yoga';
 import type { RequestContext } from '../http/context.ts';
@@ -110,6 +111,9 @@ export function createGraphqlServer(
     plugins: [
       usePersistedQueries(persistedQueries),
       useRequestErrorCodes(),
+      // `@defer` and `@stream`, answered over multipart/mixed or text/event-stream. The limits below see the whole
+      // document, deferred fragments included, and the deferred fields run through the same plan checks.
+      useDeferStream(),
       useOperationMetrics(),
       useUnexpectedErrorLog(),
       useQueryLimits(),
