@@ -139,6 +139,13 @@ const cases: Case[] = [
     status: [400, 400],
     data: false,
   },
+  {
+    name: 'a batch of operations',
+    body: '[{"query": "{ __typename }"}, {"query": "{ __typename }"}]',
+    code: 'BAD_REQUEST',
+    status: [400, 400],
+    data: false,
+  },
   { name: 'no query at all', body: { variables: {} }, code: 'BAD_REQUEST', status: [400, 400], data: false },
   {
     name: 'a mutation over GET',
