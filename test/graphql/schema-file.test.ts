@@ -50,6 +50,27 @@ describe('schema.graphql', () => {
     for (const arg of pagingArgs) expect(arg.description).toMatch(/0 to 100/);
   });
 
+  it('shapes every connection and edge as the Relay connection specification does', () => {
+    const shapeOf = (name: string) => {
+      const type = schema.getType(name);
+      if (!isObjectType(type)) return {};
+      return Object.fromEntries(
+        Object.values(type.getFields()).map((field) => [field.name, String(field.type)]),
+      );
+    };
+    const connections = Object.keys(schema.getTypeMap()).filter((name) => name.endsWith('Connection'));
+    expect(connections.length).toBeGreaterThan(5);
+    for (const name of connections) {
+      const fields = shapeOf(name);
+      expect(fields.pageInfo, name).toBe('PageInfo!');
+      const edge = fields.edges?.match(/^\[(\w+)!?\]!$/)?.[1];
+      expect(edge, `${name}.edges`).toMatch(/Edge$/);
+      expect(shapeOf(edge!).cursor, `${edge}.cursor`).toBe('String!');
+      expect(shapeOf(edge!).node, `${edge}.node`).toBeDefined();
+    }
+    expect(shapeOf('PageInfo')).toMatchObject({ hasNextPage: 'Boolean!', hasPreviousPage: 'Boolean!' });
+  });
+
   it('holds no type that nothing uses', () => {
     const used = new Set<string>();
     const visit = (name: string) => {
