@@ -4,10 +4,8 @@ import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import { GraphQLError } from 'graphql';
 import {
   CountryCodeResolver,
-  CurrencyResolver,
   DateResolver,
   DateTimeResolver,
-  EmailAddressResolver,
   JSONResolver,
   URLResolver,
   UUIDResolver,
@@ -45,9 +43,7 @@ export const builder = new SchemaBuilder<{
     DateTime: { Input: Date; Output: Date | string };
     Date: { Input: Date; Output: Date | string };
     URL: { Input: URL; Output: URL | string };
-    EmailAddress: { Input: string; Output: string };
     CountryCode: { Input: string; Output: string };
-    Currency: { Input: string; Output: string };
     JSON: { Input: unknown; Output: unknown };
   };
   /** Connections may carry a lazy counter; `totalCount` calls it only when asked for. */
@@ -71,6 +67,44 @@ export const builder = new SchemaBuilder<{
     decodeGlobalID: decodeNodeId,
     clientMutationId: 'omit',
     cursorType: 'String',
+    pageInfoTypeOptions: {
+      description:
+        'Where a page sits in its list. Page forwards with `first` and `after: endCursor` while `hasNextPage`, backwards with `last` and `before: startCursor` while `hasPreviousPage`.',
+    },
+    defaultConnectionTypeOptions: {
+      description:
+        'One page of a list (Relay connection): its records in `edges`, where the page sits in `pageInfo`. At most 100 records a page.',
+    },
+    defaultEdgeTypeOptions: {
+      description: 'A record of a page, with the cursor that pages on from it.',
+    },
+    edgesFieldOptions: { description: 'The records of this page, in the list’s order.' },
+    pageInfoFieldOptions: { description: 'Where this page sits in the list, and the cursors to page on.' },
+    cursorFieldOptions: {
+      description:
+        'Opaque position of this record in the list; pass it as `after` or `before`. Do not parse it.',
+    },
+    nodeFieldOptions: { description: 'The record.' },
+    hasNextPageFieldOptions: {
+      description: 'True when records follow this page; reliable when paging forwards with `first`.',
+    },
+    hasPreviousPageFieldOptions: {
+      description: 'True when records precede this page; reliable when paging backwards with `last`.',
+    },
+    startCursorFieldOptions: {
+      description: 'The cursor of the first record of the page; pass it as `before`.',
+    },
+    endCursorFieldOptions: { description: 'The cursor of the last record of the page; pass it as `after`.' },
+    firstArgOptions: {
+      description: 'The first this many records (0 to 100; 20 when neither `first` nor `last` is given).',
+    },
+    afterArgOptions: {
+      description: 'Only records after this cursor (an `endCursor` or `cursor` of this list).',
+    },
+    lastArgOptions: { description: 'The last this many records (0 to 100), paging backwards.' },
+    beforeArgOptions: {
+      description: 'Only records before this cursor (a `startCursor` or `cursor` of this list).',
+    },
     nodeTypeOptions: {
       description: 'A record that can be fetched again by its global `id` through `node` or `nodes`.',
     },
@@ -95,9 +129,7 @@ builder.addScalarType('UUID', UUIDResolver);
 builder.addScalarType('DateTime', DateTimeResolver);
 builder.addScalarType('Date', DateResolver);
 builder.addScalarType('URL', URLResolver);
-builder.addScalarType('EmailAddress', EmailAddressResolver);
 builder.addScalarType('CountryCode', CountryCodeResolver);
-builder.addScalarType('Currency', CurrencyResolver);
 builder.addScalarType('JSON', JSONResolver);
 
 builder.queryType({ description: 'Read the business-intelligence graph.' });

@@ -40,8 +40,10 @@ export async function resolveKeysetConnection<Node, Key>(
 ): Promise<KeysetConnection<Node>> {
   for (const name of ['first', 'last'] as const) {
     const size = args[name];
-    if (size != null && size > maxConnectionPage) {
-      throw invalidParameter(`\`${name}\` is at most ${maxConnectionPage}; page with the cursors instead.`);
+    if (size != null && (size < 0 || size > maxConnectionPage)) {
+      throw invalidParameter(
+        `\`${name}\` is between 0 and ${maxConnectionPage}; page with the cursors instead.`,
+      );
     }
   }
   const connection = await resolveCursorConnection(

@@ -1,3 +1,4 @@
+import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { GraphQLError } from 'graphql';
 import { createYoga, type GraphiQLOptions, type Plugin } from 'graphql-yoga';
 import type { RequestContext } from '../http/context.ts';
@@ -6,11 +7,14 @@ import type { Quotas } from '../http/limits/quotas.ts';
 import { useOperationMetrics } from '../http/observability/graphql-metrics.ts';
 import { logger } from '../http/observability/logger.ts';
 import { graphqlPath } from '../http/paths.ts';
+import { createPersistedQueryStore, type PersistedQueryStore } from '../http/persisted-queries.ts';
 import { graphiqlExampleQuery, graphiqlHeaders } from './graphiql-example.ts';
 import { useCostLimit } from './plugins/use-cost-limit.ts';
 import { useExecutionGate } from './plugins/use-execution-gate.ts';
 import { useExplainedRefusals } from './plugins/use-explained-refusals.ts';
+import { usePersistedQueries } from './plugins/use-persisted-queries.ts';
 import { useQueryLimits } from './plugins/use-query-limits.ts';
+import { useRequestErrorCodes } from './plugins/use-request-error-codes.ts';
 import { schema } from './schema.ts';
 
 /** GraphiQL's bundle holds about 75 MB once loaded; only a browser opening the page needs it, so it loads then. */
@@ -93,12 +97,23 @@ const currentResponse = function Response(body?: BodyInit | null, init?: Respons
   return new globalThis.Response(body, init);
 } as unknown as typeof globalThis.Response;
 
-/** The graph over HTTP; `quotas` prices and charges each operation against the caller's plan. */
-export function createGraphqlServer(quotas: Quotas) {
+/**
+ * The graph over HTTP; `quotas` prices and charges each operation against the caller's plan, `persistedQueries`
+ * holds the automatic persisted queries (an instance-local store when not given).
+ */
+export function createGraphqlServer(
+  quotas: Quotas,
+  persistedQueries: PersistedQueryStore = createPersistedQueryStore({}),
+) {
   return createYoga<RequestContext>({
     schema,
     fetchAPI: { Response: currentResponse },
     plugins: [
+      usePersistedQueries(persistedQueries),
+      useRequestErrorCodes(),
+      // `@defer` and `@stream`, answered over multipart/mixed or text/event-stream. The limits below see the whole
+      // document, deferred fragments included, and the deferred fields run through the same plan checks.
+      useDeferStream(),
       useOperationMetrics(),
       useUnexpectedErrorLog(),
       useQueryLimits(),

@@ -12,8 +12,26 @@ export type RequestErrorCode =
   | 'NOT_ACCEPTABLE'
   | 'QUERY_LIMIT_EXCEEDED';
 
+/**
+ * The graph's refusals of an operation before it runs: a document that does not parse or validate, variables that
+ * do not fit their types, an operation type HTTP cannot carry, and the persisted-query protocol. Yoga's and
+ * Apollo's names, which client libraries test for.
+ */
+export type GraphqlRequestErrorCode =
+  | 'GRAPHQL_PARSE_FAILED'
+  | 'GRAPHQL_VALIDATION_FAILED'
+  | 'BAD_USER_INPUT'
+  | 'OPERATION_NOT_SUPPORTED'
+  | 'PERSISTED_QUERY_NOT_FOUND'
+  | 'PERSISTED_QUERY_NOT_SUPPORTED'
+  | 'PERSISTED_QUERY_HASH_MISMATCH';
+
 /** Every code a client can meet, in the REST envelope's messages and in a GraphQL error's `extensions.code`. */
-export type ErrorCode = DomainErrorCode | RequestErrorCode | 'INTERNAL_SERVER_ERROR';
+export type ErrorCode =
+  | DomainErrorCode
+  | RequestErrorCode
+  | GraphqlRequestErrorCode
+  | 'INTERNAL_SERVER_ERROR';
 
 export class RequestError extends Error {
   constructor(
@@ -60,6 +78,22 @@ export const errorRules: Readonly<Record<ErrorCode, ErrorRule>> = {
     message: 'The graph answers application/graphql-response+json or application/json; accept one of them.',
   },
   QUERY_LIMIT_EXCEEDED: { status: 400 },
+  // The graph's request errors are 400 to `application/graphql-response+json` clients and 200 to legacy
+  // `application/json` ones, as the GraphQL-over-HTTP specification asks (`extensions.http.spec` in Yoga).
+  GRAPHQL_PARSE_FAILED: { status: 400 },
+  GRAPHQL_VALIDATION_FAILED: { status: 400 },
+  BAD_USER_INPUT: { status: 400 },
+  OPERATION_NOT_SUPPORTED: {
+    status: 400,
+    message: 'Subscriptions are not offered; send queries and mutations.',
+  },
+  PERSISTED_QUERY_NOT_FOUND: { status: 400, message: 'PersistedQueryNotFound' },
+  PERSISTED_QUERY_NOT_SUPPORTED: { status: 400, message: 'PersistedQueryNotSupported' },
+  PERSISTED_QUERY_HASH_MISMATCH: {
+    status: 400,
+    message:
+      "The persisted query's sha256Hash is not the SHA-256 of its query; send the hash of the query sent.",
+  },
   INTERNAL_SERVER_ERROR: { status: 500, message: 'An unexpected error occurred; it has been logged.' },
 };
 

@@ -3,6 +3,7 @@ import type { ViewerCache } from '../auth/viewer-cache.ts';
 import type { Config } from '../config.ts';
 import type { Database, DatabaseHandle } from '../db/database.ts';
 import type { Quotas } from './limits/quotas.ts';
+import type { PersistedQueryStore } from './persisted-queries.ts';
 
 /** What lives for the whole process and every request shares. */
 export interface AppServices {
@@ -19,4 +20,6 @@ export interface AppServices {
   viewerCache?: ViewerCache | null;
   /** Per-token request and GraphQL cost budgets; created by the app from the config when absent. */
   quotas?: Quotas;
+  /** The graph's automatic persisted queries; created by the app from the config when absent. */
+  persistedQueries?: PersistedQueryStore;
 }

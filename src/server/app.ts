@@ -14,6 +14,7 @@ import { createQuotas } from '../http/limits/quotas.ts';
 import { metricsHandler } from '../http/observability/metrics.ts';
 import { observeRequests } from '../http/observability/request-log.ts';
 import { graphqlPath, openApiPath } from '../http/paths.ts';
+import { createPersistedQueryStore } from '../http/persisted-queries.ts';
 import type { AppServices } from '../http/services.ts';
 import { errorResponse, handleError } from '../rest/errors.ts';
 import { createRestRouter } from '../rest/router.ts';
@@ -26,7 +27,8 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const rest = createRestRouter();
   services.quotas ??= createQuotas(services.config);
-  const yoga = createGraphqlServer(services.quotas);
+  services.persistedQueries ??= createPersistedQueryStore(services.config);
+  const yoga = createGraphqlServer(services.quotas, services.persistedQueries);
   const requireToken = every(authenticate(services), limitRequests(services.quotas));
   const guardGraphql = refuseAsGraphql(every(requireToken, limitBodySize(graphqlBodyLimitBytes)));
 

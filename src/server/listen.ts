@@ -79,6 +79,7 @@ export async function startServer(
       // idle keep-alive connections.
       await connections.close({ idleGraceMs: 1_000, maxDrainMs: 3_000 });
       await quotas.close();
+      await services.persistedQueries?.close();
       await viewerCache?.close();
       await readReplica?.close();
       await handle.close();

@@ -12,7 +12,10 @@ describe('errors about the request', () => {
     const { status, body } = await app.graphql('query ($ids: [ID!]!) { nodes(ids: $ids) { id } }', {
       ids: [null],
     });
-    expect(status).toBe(400);
+    // A request error answers 200 to an `application/json` client (GraphQL over HTTP); 400 is for
+    // `application/graphql-response+json` clients (test/graphql/client-errors.test.ts).
+    expect(status).toBe(200);
+    expect(body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     expect(body.errors?.[0]?.message).toBe(
       'Variable "$ids" got invalid value null at "ids[0]"; Expected non-nullable type "ID!" not to be null.',
     );

@@ -87,6 +87,7 @@ export async function openTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<Te
     },
     async close() {
       await services.quotas?.close();
+      await services.persistedQueries?.close();
       await readReplica?.close();
       await handle.close();
     },
