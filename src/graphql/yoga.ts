@@ -1,3 +1,4 @@
+import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { GraphQLError } from 'graphql';
 import { createYoga, type GraphiQLOptions, type Plugin } from 'graphql-yoga';
 import type { RequestContext } from '../http/context.ts';
@@ -98,7 +99,12 @@ export function createGraphqlServer(quotas: Quotas) {
   return createYoga<RequestContext>({
     schema,
     fetchAPI: { Response: currentResponse },
+    // CORS is the app's (CORS_ORIGINS, off by default); Yoga's own would answer any origin, with credentials.
+    cors: false,
     plugins: [
+      // An operation runs only from a request a browser must have preflighted: a JSON body, or a GET carrying a
+      // header no page can set cross-origin without asking (the bearer token, or Yoga's CSRF header).
+      useCSRFPrevention({ requestHeaders: ['authorization', 'x-graphql-yoga-csrf'] }),
       useOperationMetrics(),
       useUnexpectedErrorLog(),
       useQueryLimits(),

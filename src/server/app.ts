@@ -6,6 +6,7 @@ import { isMigrated } from '../db/migrate.ts';
 import { createGraphqlServer } from '../graphql/yoga.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { authenticate } from '../http/authenticate.ts';
+import { crossOrigin, requireJsonPost } from '../http/cross-origin.ts';
 import { answerForCode } from '../http/errors.ts';
 import { refuseAsGraphql } from '../http/limits/graphql-refusals.ts';
 import { graphqlBodyLimitBytes, limitBodySize } from '../http/limits/limit-body-size.ts';
@@ -28,7 +29,10 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   services.quotas ??= createQuotas(services.config);
   const yoga = createGraphqlServer(services.quotas);
   const requireToken = every(authenticate(services), limitRequests(services.quotas));
-  const guardGraphql = refuseAsGraphql(every(requireToken, limitBodySize(graphqlBodyLimitBytes)));
+  const guardGraphql = refuseAsGraphql(
+    every(requireJsonPost(), requireToken, limitBodySize(graphqlBodyLimitBytes)),
+  );
+  const allowOrigins = crossOrigin(services.config.corsOrigins);
 
   app.use('*', async (c, next) => {
     const offered = c.req.header('X-Correlation-ID');
@@ -50,6 +54,10 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   app.get('/metrics', metricsHandler(services.config.metricsToken));
   registerDocsPage(app);
 
+  if (allowOrigins) {
+    app.use('/v1/*', allowOrigins);
+    app.use(graphqlPath, allowOrigins);
+  }
   app.use('/v1/*', async (c, next) => (c.req.path === openApiPath ? next() : requireToken(c, next)));
   app.route('/', rest);
 
