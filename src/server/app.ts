@@ -28,7 +28,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   const rest = createRestRouter();
   services.quotas ??= createQuotas(services.config);
   const yoga = createGraphqlServer(services.quotas);
-  const requireToken = every(authenticate(services), limitRequests(services.quotas));
+  const requireToken = every(authenticate(services, services.quotas), limitRequests(services.quotas));
   const guardGraphql = refuseAsGraphql(
     every(requireJsonPost(), requireToken, limitBodySize(graphqlBodyLimitBytes)),
   );
