@@ -94,8 +94,11 @@ const currentResponse = function Response(body?: BodyInit | null, init?: Respons
   return new globalThis.Response(body, init);
 } as unknown as typeof globalThis.Response;
 
-/** The graph over HTTP; `quotas` prices and charges each operation against the caller's plan. */
-export function createGraphqlServer(quotas: Quotas) {
+/**
+ * The graph over HTTP; `quotas` prices and charges each operation against the caller's plan, a `totalCount` at
+ * `countCost` points (see `countCostOf`).
+ */
+export function createGraphqlServer(quotas: Quotas, options: { countCost?: number } = {}) {
   return createYoga<RequestContext>({
     schema,
     fetchAPI: { Response: currentResponse },
@@ -108,7 +111,7 @@ export function createGraphqlServer(quotas: Quotas) {
       useOperationMetrics(),
       useUnexpectedErrorLog(),
       useQueryLimits(),
-      useCostLimit(quotas),
+      useCostLimit(quotas, options),
       useExplainedRefusals(),
       useExecutionGate(),
     ],

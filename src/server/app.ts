@@ -8,6 +8,7 @@ import type { AppEnv } from '../http/app-env.ts';
 import { authenticate } from '../http/authenticate.ts';
 import { crossOrigin, requireJsonPost } from '../http/cross-origin.ts';
 import { answerForCode } from '../http/errors.ts';
+import { countCostOf } from '../http/limits/count-price.ts';
 import { refuseAsGraphql } from '../http/limits/graphql-refusals.ts';
 import { graphqlBodyLimitBytes, limitBodySize } from '../http/limits/limit-body-size.ts';
 import { limitRequests } from '../http/limits/limit-requests.ts';
@@ -27,7 +28,9 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const rest = createRestRouter();
   services.quotas ??= createQuotas(services.config);
-  const yoga = createGraphqlServer(services.quotas);
+  const yoga = createGraphqlServer(services.quotas, {
+    countCost: countCostOf(services.config.countTimeoutMs),
+  });
   const requireToken = every(authenticate(services, services.quotas), limitRequests(services.quotas));
   const guardGraphql = refuseAsGraphql(
     every(requireJsonPost(), requireToken, limitBodySize(graphqlBodyLimitBytes)),
