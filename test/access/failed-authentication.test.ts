@@ -197,14 +197,12 @@ describe('failed authentications shared through Redis', () => {
       const address = addressOf();
       const apps = new Map([first, second].map((instance) => [instance, createApp(instance.services)]));
       const via = (instance: TestApp, token: string) =>
-        apps
-          .get(instance)!
-          .fetch(
-            new Request('http://orgraph.test/v1/organisations', {
-              headers: { Authorization: `Bearer ${token}` },
-            }),
-            { incoming: { socket: { remoteAddress: address }, headers: {} } },
-          );
+        apps.get(instance)!.fetch(
+          new Request('http://orgraph.test/v1/organisations', {
+            headers: { Authorization: `Bearer ${token}` },
+          }),
+          { incoming: { socket: { remoteAddress: address }, headers: {} } },
+        );
       expect(first.services.quotas?.store).toBe('redis');
       for (let attempt = 0; attempt < failureLimit; attempt += 1) {
         expect((await via(attempt % 2 ? first : second, unissuedToken())).status).toBe(401);
