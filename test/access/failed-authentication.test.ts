@@ -1,8 +1,10 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken, isPossibleToken } from '../../src/auth/tokens.ts';
+import { loadConfig } from '../../src/config.ts';
 import { countStatements } from '../../src/db/database.ts';
 import { apiTokensTable } from '../../src/db/schema/access.ts';
+import type { AppServices } from '../../src/http/services.ts';
 import { createApp } from '../../src/server/app.ts';
 import { openTestApp, type TestApp } from '../support/test-app.ts';
 
@@ -15,6 +17,12 @@ beforeAll(async () => {
   hono = createApp(app.services);
 });
 afterAll(() => app.close());
+
+/** The test app's services under another configuration (the embedded store admits one handle, so it is shared). */
+function servicesWith(overrides: NodeJS.ProcessEnv): AppServices {
+  const config = loadConfig({ ...process.env, AUTH_FAILURE_LIMIT: String(failureLimit), ...overrides });
+  return { ...app.services, config, quotas: undefined };
+}
 
 /** A request as the Node server hands it over: from a socket whose remote address is `address`. */
 function send(
@@ -160,9 +168,9 @@ describe('failed authentications per client address', () => {
     });
     expect(spoofed.status).toBe(429);
 
-    const proxied = await openTestApp({ AUTH_FAILURE_LIMIT: String(failureLimit), TRUST_PROXY: '1' });
+    const proxied = servicesWith({ TRUST_PROXY: '1' });
     try {
-      const behindProxy = createApp(proxied.services);
+      const behindProxy = createApp(proxied);
       const proxy = addressOf();
       const viaProxy = (client: string, token: string) =>
         behindProxy.fetch(
@@ -179,7 +187,7 @@ describe('failed authentications per client address', () => {
       // The proxy's other clients are their own addresses.
       expect((await viaProxy(`${client}0`, unissuedToken())).status).toBe(401);
     } finally {
-      await proxied.close();
+      await proxied.quotas?.close();
     }
   });
 });
@@ -187,31 +195,31 @@ describe('failed authentications per client address', () => {
 describe('failed authentications shared through Redis', () => {
   it('counts the failures of one address on every instance', async () => {
     const env = {
-      AUTH_FAILURE_LIMIT: String(failureLimit),
       REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
       RATE_LIMIT_KEY_PREFIX: `orgraph_hd_test:${randomUUID()}`,
     };
-    const first = await openTestApp(env);
-    const second = await openTestApp(env);
+    // Two instances: two apps, each with its own counters' connection to one Redis.
+    const first = servicesWith(env);
+    const second = servicesWith(env);
     try {
       const address = addressOf();
-      const apps = new Map([first, second].map((instance) => [instance, createApp(instance.services)]));
-      const via = (instance: TestApp, token: string) =>
+      const apps = new Map([first, second].map((instance) => [instance, createApp(instance)]));
+      const via = (instance: AppServices, token: string) =>
         apps.get(instance)!.fetch(
           new Request('http://orgraph.test/v1/organisations', {
             headers: { Authorization: `Bearer ${token}` },
           }),
           { incoming: { socket: { remoteAddress: address }, headers: {} } },
         );
-      expect(first.services.quotas?.store).toBe('redis');
+      expect(first.quotas?.store).toBe('redis');
       for (let attempt = 0; attempt < failureLimit; attempt += 1) {
         expect((await via(attempt % 2 ? first : second, unissuedToken())).status).toBe(401);
       }
       expect((await via(first, unissuedToken())).status).toBe(429);
       expect((await via(second, unissuedToken())).status).toBe(429);
     } finally {
-      await first.close();
-      await second.close();
+      await first.quotas?.close();
+      await second.quotas?.close();
     }
   });
 });

@@ -6,20 +6,38 @@ import { loadConfig } from '../../src/config.ts';
 import { queryRows } from '../../src/db/database.ts';
 import { createGraphqlServer } from '../../src/graphql/yoga.ts';
 import { createRequestContext } from '../../src/http/context.ts';
+import type { AppServices } from '../../src/http/services.ts';
+import { createApp } from '../../src/server/app.ts';
 import { openTestApp, type TestApp } from '../support/test-app.ts';
 
 const allowedOrigin = 'https://app.example.com';
 const evilOrigin = 'https://evil.example';
 
 let app: TestApp;
-let withCors: TestApp;
+/** The same service configured with `CORS_ORIGINS` (the embedded store admits one handle, so it is shared). */
+let withCors: Pick<TestApp, 'request'>;
+let corsServices: AppServices;
 beforeAll(async () => {
   app = await openTestApp({ CORS_ORIGINS: '' });
-  withCors = await openTestApp({ CORS_ORIGINS: `${allowedOrigin}, https://other.example.com:8443` });
+  corsServices = {
+    ...app.services,
+    config: { ...app.services.config, corsOrigins: [allowedOrigin, 'https://other.example.com:8443'] },
+    quotas: undefined,
+  };
+  const corsApp = createApp(corsServices);
+  withCors = {
+    request: async (path, init = {}) => {
+      const { token = app.tokens.enterprise, ...rest } = init;
+      const headers = new Headers(rest.headers);
+      if (token !== null) headers.set('Authorization', `Bearer ${token}`);
+      if (!headers.has('Accept')) headers.set('Accept', 'application/json');
+      return corsApp.fetch(new Request(`http://orgraph.test${path}`, { ...rest, headers }));
+    },
+  };
 });
 afterAll(async () => {
+  await corsServices.quotas?.close();
   await app.close();
-  await withCors.close();
 });
 
 /** A mutation that leaves a trace: the saved search whose label is `marker`. */
