@@ -2,6 +2,24 @@ import { z } from 'zod';
 
 const integer = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
 
+/** `CORS_ORIGINS`: a comma-separated allow-list of origins (`https://app.example.com`), each exactly an origin. */
+const originList = z
+  .string()
+  .transform((value) =>
+    value
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean),
+  )
+  .pipe(
+    z.array(
+      z.string().refine((origin) => URL.canParse(origin) && new URL(origin).origin === origin, {
+        error: (issue) => `"${String(issue.input)}" is not an origin (scheme://host[:port], no path)`,
+      }),
+    ),
+  )
+  .default([]);
+
 const configSchema = z.object({
   /** A PostgreSQL connection string; unset means the embedded database under `dataDir`. */
   databaseUrl: z.string().min(1).optional(),
@@ -25,6 +43,15 @@ const configSchema = z.object({
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** When set, `/metrics` wants `Authorization: Bearer <metricsToken>`; unset, it is open (it holds no data). */
   metricsToken: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Origins a browser page may call the API from (CORS); empty: no cross-origin access. */
+  corsOrigins: originList,
+  /**
+   * How many proxies in front of the server append to `X-Forwarded-For`; 0 (the default) ignores the header and
+   * takes the client address from the socket.
+   */
+  trustProxy: integer(0, 0),
+  /** Failed authentications (a token refused) allowed per client address per minute before 429. */
+  authFailureLimit: integer(30, 1),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -47,6 +74,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitKeyPrefix: env.RATE_LIMIT_KEY_PREFIX || undefined,
     logLevel: env.LOG_LEVEL || undefined,
     metricsToken: env.METRICS_TOKEN || undefined,
+    corsOrigins: env.CORS_ORIGINS || undefined,
+    trustProxy: env.TRUST_PROXY || undefined,
+    authFailureLimit: env.AUTH_FAILURE_LIMIT || undefined,
   });
   if (parsed.success && parsed.data.databaseReadUrl && !parsed.data.databaseUrl) {
     throw new Error(

@@ -9,7 +9,28 @@ import type { ViewerCache } from './viewer-cache.ts';
 
 /** Every token starts with this, so a leaked one is easy to recognise (and to scan for). */
 export const tokenPrefix = 'orgr_';
-const tokenPattern = /^orgr_[A-Za-z0-9_-]{43}$/;
+/** `orgr_`, 256 random bits in base64url, and a {@link checksumLength}-character checksum of both. */
+const tokenPattern = /^orgr_[A-Za-z0-9_-]{49}$/;
+/** Tokens issued before the checksum: still accepted, and looked up like any other. */
+const legacyTokenPattern = /^orgr_[A-Za-z0-9_-]{43}$/;
+const checksumLength = 6;
+
+/** The first 36 bits of the SHA-256 of the token's prefix and random part, in base64url. */
+function checksumOf(body: string): string {
+  return createHash('sha256').update(body).digest('base64url').slice(0, checksumLength);
+}
+
+/**
+ * Whether a token can exist at all, told from its text alone: one of the current form with a checksum that
+ * matches, or one of the form issued before the checksum. A typo, a truncated copy or a made-up token fails this
+ * and needs no lookup.
+ */
+export function isPossibleToken(token: string): boolean {
+  if (legacyTokenPattern.test(token)) return true;
+  if (!tokenPattern.test(token)) return false;
+  const body = token.slice(0, -checksumLength);
+  return checksumOf(body) === token.slice(-checksumLength);
+}
 
 /** The caller behind a request: which token, and the plan it reaches. */
 export interface Viewer {
@@ -21,7 +42,7 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-/** Creates a token (256 random bits) and stores only its hash; the secret is returned once. */
+/** Creates a token (256 random bits and a checksum) and stores only its hash; the secret is returned once. */
 export async function createToken(
   db: Database,
   plans: ReadonlyMap<string, Plan>,
@@ -33,7 +54,8 @@ export async function createToken(
       `Unknown plan "${input.plan}"; the plans are ${[...plans.keys()].join(', ')}.`,
     );
   }
-  const token = `${tokenPrefix}${randomBytes(32).toString('base64url')}`;
+  const body = `${tokenPrefix}${randomBytes(32).toString('base64url')}`;
+  const token = `${body}${checksumOf(body)}`;
   const [record] = await db
     .insert(apiTokensTable)
     .values({
@@ -76,7 +98,7 @@ export async function findViewer(
   token: string,
   cache?: ViewerCache | null,
 ): Promise<Viewer | null> {
-  if (!tokenPattern.test(token)) return null;
+  if (!isPossibleToken(token)) return null;
   const cached = cache?.get(token);
   if (cached) return cached;
   const version = cache?.version ?? 0;

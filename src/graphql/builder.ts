@@ -1,7 +1,7 @@
 import SchemaBuilder from '@pothos/core';
-import RelayPlugin from '@pothos/plugin-relay';
+import RelayPlugin, { resolveNodes } from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type GraphQLSchema } from 'graphql';
 import {
   CountryCodeResolver,
   DateResolver,
@@ -32,6 +32,31 @@ function decodeNodeId(globalID: string): { typename: string; id: string } {
     );
   }
   return { typename, id };
+}
+
+/** The data area a node type needs (its type-level `authScopes`), or undefined when every plan may read it. */
+function areaOfNodeType(schema: GraphQLSchema, typename: string): DataArea | undefined {
+  const extensions = schema.getType(typename)?.extensions as
+    | { pothosOptions?: { authScopes?: { covers?: DataArea } } }
+    | undefined;
+  return extensions?.pothosOptions?.authScopes?.covers;
+}
+
+/**
+ * The refusal of a global ID whose type the plan does not cover, decided from the ID alone before any lookup:
+ * every ID of that type gets the same answer, so that it cannot tell whether a record exists.
+ */
+function refusedNode(
+  schema: GraphQLSchema,
+  context: RequestContext,
+  typename: string,
+): GraphQLError | undefined {
+  const area = areaOfNodeType(schema, typename);
+  if (!area || context.viewer?.plan.covers.includes(area)) return undefined;
+  return new GraphQLError(
+    `Your plan (${context.viewer?.plan.name ?? 'none'}) does not cover ${typename} (${area}).`,
+    { extensions: { code: 'FORBIDDEN' } },
+  );
 }
 
 export const builder = new SchemaBuilder<{
@@ -116,14 +141,33 @@ export const builder = new SchemaBuilder<{
       description:
         'Any record by its global ID; null when no record of that type has it. A FORBIDDEN error when the plan does not cover the record’s type.',
       args: { id: { description: 'A global ID, as read from an `id` field.' } },
+      resolve: (_root, args, context, info, resolveNode) => {
+        const refusal = refusedNode(info.schema, context, args.id.typename);
+        if (refusal) throw refusal;
+        return resolveNode(args.id);
+      },
     },
     nodesQueryOptions: {
       description:
         'Records by global ID, in the order of `ids`: null in place of an ID that matches none, and null with a FORBIDDEN error for a record the plan does not cover.',
       args: { ids: { description: 'Global IDs, as read from `id` fields; any mix of types.' } },
+      resolve: async (_root, args, context, info) => {
+        const refusals = args.ids.map((id) => refusedNode(info.schema, context, id.typename));
+        const allowed = args.ids.filter((_id, index) => !refusals[index]);
+        // Pothos' own helper, on the IDs left (the resolver it hands over always takes every ID of `args`).
+        const found = allowed.length > 0 ? await resolveNodes(nodeBuilder(), context, info, allowed) : [];
+        let next = 0;
+        // An error in place of an item makes it null, with the error at its index; the others are answered.
+        return args.ids.map((_id, index) => refusals[index] ?? found[next++]);
+      },
     },
   },
 });
+
+/** The builder, for the `nodes` resolver declared in its own options. */
+function nodeBuilder(): PothosSchemaTypes.SchemaBuilder<never> {
+  return builder as unknown as PothosSchemaTypes.SchemaBuilder<never>;
+}
 
 builder.addScalarType('UUID', UUIDResolver);
 builder.addScalarType('DateTime', DateTimeResolver);

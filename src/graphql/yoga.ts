@@ -1,3 +1,4 @@
+import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { GraphQLError } from 'graphql';
 import { createYoga, type GraphiQLOptions, type Plugin } from 'graphql-yoga';
@@ -98,17 +99,24 @@ const currentResponse = function Response(body?: BodyInit | null, init?: Respons
 } as unknown as typeof globalThis.Response;
 
 /**
- * The graph over HTTP; `quotas` prices and charges each operation against the caller's plan, `persistedQueries`
- * holds the automatic persisted queries (an instance-local store when not given).
+ * The graph over HTTP; `quotas` prices and charges each operation against the caller's plan, a `totalCount` at
+ * `options.countCost` points (see `countCostOf`); `persistedQueries` holds the automatic persisted queries (an
+ * instance-local store when not given).
  */
 export function createGraphqlServer(
   quotas: Quotas,
   persistedQueries: PersistedQueryStore = createPersistedQueryStore({}),
+  options: { countCost?: number } = {},
 ) {
   return createYoga<RequestContext>({
     schema,
     fetchAPI: { Response: currentResponse },
+    // CORS is the app's (CORS_ORIGINS, off by default); Yoga's own would answer any origin, with credentials.
+    cors: false,
     plugins: [
+      // An operation runs only from a request a browser must have preflighted: a JSON body, or a GET carrying a
+      // header no page can set cross-origin without asking (the bearer token, or Yoga's CSRF header).
+      useCSRFPrevention({ requestHeaders: ['authorization', 'x-graphql-yoga-csrf'] }),
       usePersistedQueries(persistedQueries),
       useRequestErrorCodes(),
       // `@defer` and `@stream`, answered over multipart/mixed or text/event-stream. The limits below see the whole
@@ -117,7 +125,7 @@ export function createGraphqlServer(
       useOperationMetrics(),
       useUnexpectedErrorLog(),
       useQueryLimits(),
-      useCostLimit(quotas),
+      useCostLimit(quotas, options),
       useExplainedRefusals(),
       useExecutionGate(),
     ],

@@ -1,22 +1,49 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { DataArea } from '../auth/plans.ts';
-import { bearerToken, findViewer } from '../auth/tokens.ts';
+import { bearerToken, findViewer, isPossibleToken } from '../auth/tokens.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { AppEnv } from './app-env.ts';
+import { clientAddress } from './client-address.ts';
 import { createRequestContext } from './context.ts';
 import { RequestError } from './errors.ts';
+import type { QuotaState, Quotas } from './limits/quotas.ts';
 import type { AppServices } from './services.ts';
 
-/** Resolves the bearer token to a viewer and builds the request context; 401 when there is none. */
-export function authenticate(services: AppServices): MiddlewareHandler<AppEnv> {
+function tooManyFailures(c: Context<AppEnv>, state: QuotaState): RequestError {
+  c.header('Retry-After', String(state.resetSeconds));
+  return new RequestError(
+    'RATE_LIMITED',
+    `Too many refused tokens from this address (${state.limit} per ${state.windowSeconds} s); ` +
+      `retry in ${state.resetSeconds} s.`,
+  );
+}
+
+/**
+ * Resolves the bearer token to a viewer and builds the request context; 401 when there is none. A refused token
+ * counts against its client address (`quotas.authFailures`): once the address has spent its budget, tokens from
+ * it that are not already known to this instance are answered 429 without a lookup until the window ends. A
+ * token that cannot exist (its checksum does not match) is refused without a lookup too.
+ */
+export function authenticate(services: AppServices, quotas: Quotas): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const token = bearerToken(c.req.header('Authorization'));
     if (!token) {
       throw new RequestError('UNAUTHENTICATED', 'Send a bearer token: Authorization: Bearer <token>.');
     }
-    const viewer = await findViewer(services.db, services.plans, token, services.viewerCache);
-    if (!viewer)
+    const address = clientAddress(c, services.config.trustProxy);
+    const refuse = async (): Promise<never> => {
+      const state = address ? await quotas.authFailures.charge(address) : undefined;
+      if (state && !state.allowed) throw tooManyFailures(c, state);
       throw new RequestError('UNAUTHENTICATED', 'The bearer token is unknown, revoked or malformed.');
+    };
+    if (!isPossibleToken(token)) return refuse();
+    // A token this instance already knows is good needs neither a lookup nor a look at the failures.
+    if (address && !services.viewerCache?.get(token)) {
+      const state = await quotas.authFailures.peek(address);
+      if (!state.allowed) throw tooManyFailures(c, state);
+    }
+    const viewer = await findViewer(services.db, services.plans, token, services.viewerCache);
+    if (!viewer) return refuse();
     c.set(
       'ctx',
       createRequestContext({

@@ -6,7 +6,9 @@ import { isMigrated } from '../db/migrate.ts';
 import { createGraphqlServer } from '../graphql/yoga.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { authenticate } from '../http/authenticate.ts';
+import { crossOrigin, requireJsonPost } from '../http/cross-origin.ts';
 import { answerForCode } from '../http/errors.ts';
+import { countCostOf } from '../http/limits/count-price.ts';
 import { refuseAsGraphql } from '../http/limits/graphql-refusals.ts';
 import { graphqlBodyLimitBytes, limitBodySize } from '../http/limits/limit-body-size.ts';
 import { limitRequests } from '../http/limits/limit-requests.ts';
@@ -28,9 +30,14 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   const rest = createRestRouter();
   services.quotas ??= createQuotas(services.config);
   services.persistedQueries ??= createPersistedQueryStore(services.config);
-  const yoga = createGraphqlServer(services.quotas, services.persistedQueries);
-  const requireToken = every(authenticate(services), limitRequests(services.quotas));
-  const guardGraphql = refuseAsGraphql(every(requireToken, limitBodySize(graphqlBodyLimitBytes)));
+  const yoga = createGraphqlServer(services.quotas, services.persistedQueries, {
+    countCost: countCostOf(services.config.countTimeoutMs),
+  });
+  const requireToken = every(authenticate(services, services.quotas), limitRequests(services.quotas));
+  const guardGraphql = refuseAsGraphql(
+    every(requireJsonPost(), requireToken, limitBodySize(graphqlBodyLimitBytes)),
+  );
+  const allowOrigins = crossOrigin(services.config.corsOrigins);
 
   app.use('*', async (c, next) => {
     const offered = c.req.header('X-Correlation-ID');
@@ -52,6 +59,10 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   app.get('/metrics', metricsHandler(services.config.metricsToken));
   registerDocsPage(app);
 
+  if (allowOrigins) {
+    app.use('/v1/*', allowOrigins);
+    app.use(graphqlPath, allowOrigins);
+  }
   app.use('/v1/*', async (c, next) => (c.req.path === openApiPath ? next() : requireToken(c, next)));
   app.route('/', rest);
 

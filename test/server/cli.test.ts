@@ -23,7 +23,7 @@ describe('orgraph token', () => {
   it('creates a token, prints only it, and stores only its hash', async () => {
     const { stdout } = await runCli(['token', 'create', '--plan', 'enterprise', '--label', 'cli test'], env);
     const token = stdout.trim();
-    expect(token).toMatch(/^orgr_[A-Za-z0-9_-]{43}$/);
+    expect(token).toMatch(/^orgr_[A-Za-z0-9_-]{49}$/);
 
     const handle = await openDatabase(loadConfig({ ...process.env, ...env }));
     try {

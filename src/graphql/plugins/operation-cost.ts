@@ -31,6 +31,8 @@ export const defaultPageSize = 20;
 export const maxPageSize = 100;
 
 const sliceArguments: readonly string[] = ['first', 'last'];
+/** Arguments that choose a page of a connection without changing what it counts. */
+const pagingArguments: readonly string[] = ['first', 'last', 'after', 'before'];
 
 /**
  * Field extension to declare how many items an unpaginated list of records holds at most, when it is known to be
@@ -62,7 +64,10 @@ export function queryLimitError(limit: string, message: string): GraphQLError {
  *   implementing `Node`, interfaces, unions, or objects with such a field, like a role linking to a profile),
  *   and 1 when they are plain values stored with their parent (aliases, tickers…): those cost one object each;
  * - on an interface or union, the most expensive of its possible types counts;
- * - introspection (`__schema`, `__type`) costs 1: it is answered from memory.
+ * - introspection (`__schema`, `__type`) costs 1: it is answered from memory;
+ * - a connection's `totalCount` costs `countCost`: a count can match every row its filter allows, for as long as
+ *   its time limit lets it, however small the page. Counts of the same root connection with the same arguments
+ *   (paging aside) are computed once per operation (they share one count), so they are priced once.
  * Throws a `QUERY_LIMIT_EXCEEDED` GraphQLError when a `first`/`last` exceeds {@link maxPageSize}.
  */
 export function measureOperationCost(input: {
@@ -71,8 +76,13 @@ export function measureOperationCost(input: {
   fragments: Readonly<Record<string, FragmentDefinitionNode>>;
   /** Coerced variable values. */
   variables: Readonly<Record<string, unknown>>;
+  /** The price of one `totalCount`; 1 (an object) when not given. */
+  countCost?: number;
 }): number {
   const { schema, fragments, variables } = input;
+  const countCost = input.countCost ?? 1;
+  /** Root counts already priced, by field and arguments without paging. */
+  const pricedCounts = new Set<string>();
   const root =
     input.operation.operation === 'query'
       ? schema.getQueryType()
@@ -173,6 +183,8 @@ export function measureOperationCost(input: {
           if (isObjectType(itemType)) perItem += objectCost(itemType, subSelections(connectionNodes));
         } else if (connectionField.name === 'nodes' && isCompositeType(itemType)) {
           perItem += 1 + selectionCost(itemType, subSelections(connectionNodes));
+        } else if (connectionField.name === 'totalCount') {
+          overhead += countPrice(parent, field, node);
         } else {
           overhead += fieldCost(type, connectionNodes);
         }
@@ -187,6 +199,27 @@ export function measureOperationCost(input: {
       return 1 + size * itemCost;
     }
     return itemCost;
+  };
+
+  const countPrice = (
+    parent: GraphQLObjectType,
+    field: GraphQLField<unknown, unknown>,
+    node: FieldNode,
+  ): number => {
+    if (parent !== root) return countCost;
+    let args: Record<string, unknown>;
+    try {
+      args = getArgumentValues(field, node, variables as Record<string, unknown>);
+    } catch {
+      return countCost;
+    }
+    const filter = Object.entries(args)
+      .filter(([name]) => !pagingArguments.includes(name))
+      .sort(([a], [b]) => a.localeCompare(b));
+    const key = JSON.stringify([field.name, filter]);
+    if (pricedCounts.has(key)) return 0;
+    pricedCounts.add(key);
+    return countCost;
   };
 
   const pageSizeOf = (

@@ -46,7 +46,7 @@ const maxPricesPerDocument = 100;
  * The operation's cost, or undefined when there is nothing to price (no such operation, or variables that fail
  * the execution before any resolver runs). Throws the GraphQLError of an operation that cannot be priced.
  */
-function priceOperation(args: ExecuteArgs): number | undefined {
+function priceOperation(args: ExecuteArgs, countCost: number): number | undefined {
   const operation = getOperationAST(args.document, args.operationName);
   if (!operation) return undefined;
   const variables = getVariableValues(
@@ -63,6 +63,7 @@ function priceOperation(args: ExecuteArgs): number | undefined {
   const coerced = variables.coerced;
   const key = JSON.stringify([
     args.operationName ?? null,
+    countCost,
     known.variables.map((name) => coerced[name] ?? null),
   ]);
   const cached = known.byKey.get(key);
@@ -77,6 +78,7 @@ function priceOperation(args: ExecuteArgs): number | undefined {
     operation,
     fragments,
     variables: variables.coerced,
+    countCost,
   });
   if (known.byKey.size >= maxPricesPerDocument) known.byKey.delete(known.byKey.keys().next().value!);
   known.byKey.set(key, price);
@@ -88,14 +90,15 @@ function priceOperation(args: ExecuteArgs): number | undefined {
  * `graphqlCost.maxPerQuery` or beyond the points left in the window (429), and charges it to the token.
  * Refusals happen before any resolver runs, so a refused operation sends no SQL.
  */
-export function useCostLimit(quotas: Quotas): Plugin<RequestContext> {
+export function useCostLimit(quotas: Quotas, options: { countCost?: number } = {}): Plugin<RequestContext> {
+  const countCost = options.countCost ?? 1;
   return {
     async onExecute({ args, setResultAndStopExecution }) {
       const viewer = args.contextValue.viewer;
       if (!viewer) return;
       let requested: number | undefined;
       try {
-        requested = priceOperation(args);
+        requested = priceOperation(args, countCost);
       } catch (error) {
         if (!(error instanceof GraphQLError)) throw error;
         setResultAndStopExecution({ errors: [error] });

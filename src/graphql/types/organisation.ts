@@ -23,6 +23,7 @@ import type {
   OrganisationScore,
   OrganisationTicker,
 } from '../../domain/records.ts';
+import { requireActivityCoverage } from '../../http/activity-coverage.ts';
 import type { RequestContext } from '../../http/context.ts';
 import { builder } from '../builder.ts';
 import { resolveKeysetConnection } from '../keyset.ts';
@@ -439,6 +440,7 @@ builder.queryField('organisations', (t) =>
       },
       resolve: async (_root, args, context) => {
         const filter = organisationFilterOf(args.filter);
+        requireActivityCoverage(context.viewer, filter);
         const connection = await resolveKeysetConnection<Organisation, OrganisationSortKey>(
           args,
           { schema: organisationKeySchema, of: organisationSortKey },

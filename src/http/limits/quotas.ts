@@ -30,8 +30,19 @@ export interface Quotas {
   readonly store: 'redis' | 'memory';
   charge(kind: QuotaKind, viewer: Viewer, points: number): Promise<QuotaState>;
   peek(kind: QuotaKind, viewer: Viewer): Promise<QuotaState>;
+  /**
+   * Failed authentications per client address ({@link authFailureWindowSeconds}): `peek` before a token is looked
+   * up (not allowed once spent), `charge` after a token was refused.
+   */
+  readonly authFailures: {
+    peek(address: string): Promise<QuotaState>;
+    charge(address: string): Promise<QuotaState>;
+  };
   close(): Promise<void>;
 }
+
+/** The window of the failed-authentication budget of a client address. */
+export const authFailureWindowSeconds = 60;
 
 /** A Redis command slower than this counts as Redis being down: the request goes on with the memory counters. */
 const redisCommandTimeoutMs = 500;
@@ -66,9 +77,25 @@ function stateOf(
  * {@link redisCommandTimeoutMs}) the counting falls back to memory rather than refusing requests: an outage of
  * the counter store must not take the API down, and the per-instance memory counters still bound each client.
  */
-export function createQuotas(config: Pick<Config, 'redisUrl' | 'rateLimitKeyPrefix'>): Quotas {
+export function createQuotas(
+  config: Pick<Config, 'redisUrl' | 'rateLimitKeyPrefix'> & Partial<Pick<Config, 'authFailureLimit'>>,
+): Quotas {
   const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
   const limiters = new Map<string, RateLimiterAbstract>();
+  const failureBudget = { points: config.authFailureLimit ?? 30, windowSeconds: authFailureWindowSeconds };
+  const failureOptions = {
+    points: failureBudget.points,
+    duration: failureBudget.windowSeconds,
+    keyPrefix: `${config.rateLimitKeyPrefix}:authFailures`,
+  };
+  const failures: RateLimiterAbstract = redis
+    ? new RateLimiterRedis({
+        ...failureOptions,
+        storeClient: redis.client,
+        rejectIfRedisNotReady: true,
+        insuranceLimiter: new RateLimiterMemory(failureOptions),
+      })
+    : new RateLimiterMemory(failureOptions);
 
   const limiterFor = (plan: Plan, kind: QuotaKind): RateLimiterAbstract => {
     const name = `${plan.name}:${kind}`;
@@ -117,6 +144,23 @@ export function createQuotas(config: Pick<Config, 'redisUrl' | 'rateLimitKeyPref
         budgetOf(viewer.plan, kind),
         await limiterFor(viewer.plan, kind).get(viewer.tokenId),
       );
+    },
+    authFailures: {
+      async peek(address) {
+        await redis?.started;
+        const state = stateOf(true, failureBudget, await failures.get(address));
+        return { ...state, allowed: state.remaining > 0 };
+      },
+      async charge(address) {
+        await redis?.started;
+        try {
+          return stateOf(true, failureBudget, await failures.consume(address, 1));
+        } catch (rejection) {
+          if (!(rejection instanceof RateLimiterRes)) throw rejection;
+          metrics.rateLimitRejections.inc({ kind: 'authFailures' });
+          return stateOf(false, failureBudget, rejection);
+        }
+      },
     },
     async close() {
       redis?.client.disconnect();

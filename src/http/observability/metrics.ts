@@ -47,7 +47,7 @@ export const metrics = {
   /** Incremented by the rate and cost limits when they refuse a request; `kind` is the budget that ran out. */
   rateLimitRejections: new Counter({
     name: 'orgraph_rate_limit_rejections_total',
-    help: 'Requests refused because a per-token budget ran out, by budget (requests, graphqlCost).',
+    help: 'Requests refused because a budget ran out, by budget (requests, graphqlCost per token; authFailures per address).',
     labelNames: ['kind'] as const,
     registers: [metricsRegistry],
   }),

@@ -11,6 +11,7 @@ import { getOrganisation } from '../../domain/organisations/get-organisation.ts'
 import { getOrganisationPeople } from '../../domain/organisations/organisation-people.ts';
 import { getOrganisationOwnership } from '../../domain/ownership/organisation-ownership.ts';
 import { organisationStatuses, scoreDimensions } from '../../domain/vocabulary/organisations.ts';
+import { requireActivityCoverage } from '../../http/activity-coverage.ts';
 import { covers } from '../../http/authenticate.ts';
 import { commonErrorResponses, envelope, envelopeSchema, notFoundResponse } from '../envelope.ts';
 import { listResponse } from '../list-response.ts';
@@ -246,6 +247,7 @@ export function registerOrganisationRoutes(app: RestApp): void {
     const { db, config } = c.var.ctx;
     const query = c.req.valid('query');
     const filter = filterOf(query);
+    requireActivityCoverage(c.var.ctx.viewer, filter);
     return listResponse(
       c,
       query,
