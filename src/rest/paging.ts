@@ -18,7 +18,12 @@ export function pagingQuery(cap: number) {
       .min(1, 'page must be a positive integer')
       .max(maxPage, `page must be at most ${maxPage}`)
       .default(1)
-      .openapi({ param: { name: 'page', in: 'query' }, description: '1-based page.', example: 1 }),
+      .openapi({
+        param: { name: 'page', in: 'query' },
+        format: 'int32',
+        description: `1-based page, at most ${maxPage}; a page past the last is answered with an empty \`success\` list and the paging object of that page.`,
+        example: 1,
+      }),
     limit: z.coerce
       .number({ error: 'limit must be a positive integer' })
       .int('limit must be a positive integer')
@@ -27,6 +32,8 @@ export function pagingQuery(cap: number) {
       .transform((value) => Math.min(value, cap))
       .openapi({
         param: { name: 'limit', in: 'query' },
+        format: 'int64',
+        maximum: Number.MAX_SAFE_INTEGER,
         description: `Page size, default ${defaultLimit}; values above ${cap} are capped to ${cap}.`,
         example: defaultLimit,
       }),

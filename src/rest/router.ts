@@ -3,6 +3,7 @@ import type { AppEnv } from '../http/app-env.ts';
 import { answerForCode } from '../http/errors.ts';
 import { openApiPath } from '../http/paths.ts';
 import { errorResponse } from './errors.ts';
+import { finishOpenApiDocument } from './openapi-document.ts';
 import { registerArticleRoutes } from './routes/articles.ts';
 import { registerEventRoutes } from './routes/events.ts';
 import { registerOrganisationRoutes } from './routes/organisations.ts';
@@ -36,16 +37,32 @@ export function createRestRouter(): RestApp {
   registerProfileOwnershipRoutes(app);
   registerArticleRoutes(app);
   registerEventRoutes(app);
-  app.doc31(openApiPath, {
-    openapi: '3.1.0',
-    info: {
-      title: 'orgraph REST /v1',
-      version: '1.0.0',
-      description:
-        'The business-intelligence interface: organisations, people, events, articles, ownership and saved event searches. ' +
-        'Every response is an envelope `{ status, success, meta, correlation_id }`.',
-    },
-    security: [{ bearerAuth: [] }],
-  });
+  const document = finishOpenApiDocument(
+    app.getOpenAPI31Document({
+      openapi: '3.1.0',
+      info: {
+        title: 'orgraph REST /v1',
+        version: '1.0.0',
+        description:
+          'The business-intelligence interface: organisations, people, events, articles, ownership and saved event searches. ' +
+          'Every response is an envelope `{ status, success, meta, correlation_id }`.',
+        contact: { name: 'orgraph maintainers' },
+        license: {
+          name: 'Proprietary; all rights reserved',
+          identifier: 'LicenseRef-orgraph-proprietary',
+        } as never,
+      },
+      servers: [
+        {
+          url: '/',
+          description:
+            'The server that serves this document (production, staging or local development alike).',
+          'x-internal': false,
+        } as never,
+      ],
+      security: [{ bearerAuth: [] }],
+    }),
+  );
+  app.get(openApiPath, (c) => c.json(document));
   return app;
 }

@@ -45,7 +45,7 @@ function booleanQuery(name: string, description: string) {
     .enum(['true', 'false'], { error: 'must be true or false' })
     .transform((value) => value === 'true')
     .optional()
-    .openapi({ param: { name, in: 'query' }, description });
+    .openapi({ param: { name, in: 'query' }, type: 'boolean', description });
 }
 
 /** A decimal integer in [min, max]; `''`, `1.5`, `1e2` and `0x10` are refused rather than coerced. */
@@ -57,14 +57,25 @@ function integerQuery(name: string, min: number, max: number, description: strin
     .transform(Number)
     .pipe(z.number().int().min(min, { error: message }).max(max, { error: message }))
     .optional()
-    .openapi({ param: { name, in: 'query' }, type: 'integer', minimum: min, maximum: max, description });
+    .openapi({
+      param: { name, in: 'query' },
+      type: 'integer',
+      format: 'int32',
+      minimum: min,
+      maximum: max,
+      description,
+    });
 }
+
+/** The longest name substring searched; longer values give 422. */
+const maxNameLength = 200;
 
 const statusValues = [...organisationStatuses, 'all'] as const;
 
 const listQuery = z.object({
   name: z
     .string()
+    .max(maxNameLength, { error: `must be at most ${maxNameLength} characters long` })
     .optional()
     .openapi({
       param: { name: 'name', in: 'query' },
@@ -83,6 +94,9 @@ const listQuery = z.object({
     .openapi({
       param: { name: 'industry', in: 'query' },
       type: 'integer',
+      format: 'int32',
+      minimum: 10,
+      maximum: 99999999,
       description:
         'A GICS code (sector, industry group, industry or sub-industry); matches it and every code below it.',
       example: 45,
@@ -90,6 +104,7 @@ const listQuery = z.object({
   country: z
     .string()
     .min(1, { error: 'must be a country code or name' })
+    .max(64, { error: 'must be a country code or name' })
     .optional()
     .openapi({
       param: { name: 'country', in: 'query' },
@@ -123,9 +138,14 @@ const listQuery = z.object({
     .transform((value) => [...new Set(value.split(',').map((type) => type.trim() as ActivityType))])
     .optional()
     .openapi({
-      param: { name: 'activity_type', in: 'query' },
+      param: { name: 'activity_type', in: 'query', style: 'form', explode: false },
+      type: 'array',
+      items: { type: 'string', enum: [...activityTypes] },
+      minItems: 1,
+      maxItems: activityTypes.length,
+      uniqueItems: true,
       description: `Comma-separated from ${activityTypes.join(', ')}: organisations with activity of any of them.`,
-      example: 'move,funding',
+      example: ['move', 'funding'],
     }),
   activity_period: enumQuery(
     'activity_period',
@@ -181,6 +201,7 @@ const json = <Schema extends z.ZodType>(description: string, schema: Schema) => 
 const listRoute = createRoute({
   method: 'get',
   path: '/v1/organisations',
+  operationId: 'listOrganisations',
   tags: ['Organisations'],
   summary: 'List organisations',
   description:
@@ -200,8 +221,11 @@ const listRoute = createRoute({
 const getRoute = createRoute({
   method: 'get',
   path: '/v1/organisations/{organisationReference}',
+  operationId: 'getOrganisation',
   tags: ['Organisations'],
   summary: 'Get an organisation',
+  description:
+    'One organisation with its tickers, industries, both addresses (null fields when unknown), latest assets-under-management record, relationship counts, status and confidence.',
   middleware: [covers('organisations')] as const,
   request: { params: organisationReferenceParam },
   responses: {
@@ -214,6 +238,7 @@ const getRoute = createRoute({
 const peopleRoute = createRoute({
   method: 'get',
   path: '/v1/organisations/{organisationReference}/people',
+  operationId: 'listOrganisationPeople',
   tags: ['Organisations'],
   summary: "List an organisation's people",
   description: 'Current executives, current professionals and alumni, all in one response (not paginated).',
@@ -229,6 +254,7 @@ const peopleRoute = createRoute({
 const ownershipRoute = createRoute({
   method: 'get',
   path: '/v1/organisations/{organisationReference}/ownership',
+  operationId: 'getOrganisationOwnership',
   tags: ['Ownership'],
   summary: "Get an organisation's ownership",
   description: 'Who owns the organisation (people and organisations) and what it owns, in one response.',

@@ -84,7 +84,7 @@ const emailSchema = z
   .openapi('ProfileEmail');
 
 const linksSchema = z
-  .union([z.object({ Linkedin: z.object({ href: z.string() }) }), z.tuple([]).openapi({ maxItems: 0 })])
+  .union([z.object({ Linkedin: z.object({ href: z.string() }) }), z.array(z.unknown()).max(0)])
   .openapi({
     description: '`{ Linkedin: { href } }` when the LinkedIn address is known; an empty array otherwise.',
   });
