@@ -10,6 +10,7 @@ export type RequestErrorCode =
   | 'BAD_REQUEST'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'NOT_ACCEPTABLE'
+  | 'METHOD_NOT_ALLOWED'
   | 'QUERY_LIMIT_EXCEEDED';
 
 /** Every code a client can meet, in the REST envelope's messages and in a GraphQL error's `extensions.code`. */
@@ -60,6 +61,7 @@ export const errorRules: Readonly<Record<ErrorCode, ErrorRule>> = {
     message: 'The graph answers application/graphql-response+json or application/json; accept one of them.',
   },
   QUERY_LIMIT_EXCEEDED: { status: 400 },
+  METHOD_NOT_ALLOWED: { status: 405 },
   INTERNAL_SERVER_ERROR: { status: 500, message: 'An unexpected error occurred; it has been logged.' },
 };
 

@@ -16,7 +16,8 @@ import { observeRequests } from '../http/observability/request-log.ts';
 import { graphqlPath, openApiPath } from '../http/paths.ts';
 import type { AppServices } from '../http/services.ts';
 import { errorResponse, handleError } from '../rest/errors.ts';
-import { createRestRouter } from '../rest/router.ts';
+import { refuseUnsupportedMethods } from '../rest/operation-guard.ts';
+import { createRestRouter, pathsOf } from '../rest/router.ts';
 import { cachedGraphiqlPage, registerDocsPage } from './docs-page.ts';
 
 const saneCorrelationId = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
@@ -50,6 +51,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   app.get('/metrics', metricsHandler(services.config.metricsToken));
   registerDocsPage(app);
 
+  app.use('/v1/*', refuseUnsupportedMethods(pathsOf(rest)));
   app.use('/v1/*', async (c, next) => (c.req.path === openApiPath ? next() : requireToken(c, next)));
   app.route('/', rest);
 
