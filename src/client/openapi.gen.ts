@@ -1150,7 +1150,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description A parameter has the wrong type or a value outside its allowed set. */
+            /** @description A parameter has the wrong type or a value outside its allowed set, or the query has a parameter the endpoint does not declare (each named, with the closest declared name). */
             422: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
@@ -1265,7 +1265,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description A parameter has the wrong type or a value outside its allowed set. */
+            /** @description A parameter has the wrong type or a value outside its allowed set, or the query has a parameter the endpoint does not declare (each named, with the closest declared name). */
             422: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
@@ -1320,9 +1320,9 @@ export interface operations {
                 name?: string;
                 /** @description Only value `true`: search every organisation, not only those with recorded activity (an index refreshed periodically); also lowers the default `min_confidence` to 0. Set it for name lookups. */
                 show_empty?: "true";
-                /** @description A GICS code (sector, industry group, industry or sub-industry); matches it and every code below it. */
-                industry?: number;
-                /** @description Country of the company address: an ISO 3166 alpha-2 or alpha-3 code or an English name, any case. */
+                /** @description A GICS code (sector, industry group, industry or sub-industry); matches it and every code below it. A code that is no GICS classification gives 422. */
+                industry?: string;
+                /** @description Country of the company address: an ISO 3166 alpha-2 or alpha-3 code or an English name, any case. Anything else gives 422. */
                 country?: string;
                 /** @description `fund`: only funds; `all`: everything. Without it funds are excluded. */
                 type?: "fund" | "all";
@@ -1340,7 +1340,7 @@ export interface operations {
                 activity_period?: "week" | "month" | "quarter" | "year";
                 /** @description Lowest score on `score_dimension` (both or neither). */
                 score_min?: number;
-                /** @description The score `score_min` applies to. */
+                /** @description The score `score_min` applies to; give both or neither (one alone gives 422). */
                 score_dimension?: "growth_momentum" | "financial_strength" | "industry_health" | "management_strength" | "customer_sentiment" | "ipo_readiness" | "ma_attractiveness";
                 /** @description 1-based page, at most 1000000; a page past the last is answered with an empty `success` list and the paging object of that page. */
                 page?: number;
@@ -1404,7 +1404,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description A parameter has the wrong type or a value outside its allowed set. */
+            /** @description A parameter has the wrong type or a value outside its allowed set; also `score_min` without `score_dimension` or the reverse, an unknown country, a code that is no GICS classification, or an undeclared query parameter. */
             422: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
@@ -1527,7 +1527,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description A parameter has the wrong type or a value outside its allowed set. */
+            /** @description A parameter has the wrong type or a value outside its allowed set, or the query has a parameter the endpoint does not declare (each named, with the closest declared name). */
             422: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
@@ -1650,7 +1650,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description A parameter has the wrong type or a value outside its allowed set. */
+            /** @description A parameter has the wrong type or a value outside its allowed set, or the query has a parameter the endpoint does not declare (each named, with the closest declared name). */
             422: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
@@ -1773,7 +1773,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description A parameter has the wrong type or a value outside its allowed set. */
+            /** @description A parameter has the wrong type or a value outside its allowed set, or the query has a parameter the endpoint does not declare (each named, with the closest declared name). */
             422: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
@@ -1892,7 +1892,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description A parameter has the wrong type or a value outside its allowed set. */
+            /** @description A parameter has the wrong type or a value outside its allowed set, or the query has a parameter the endpoint does not declare (each named, with the closest declared name). */
             422: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
@@ -2015,7 +2015,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description A parameter has the wrong type or a value outside its allowed set. */
+            /** @description A parameter has the wrong type or a value outside its allowed set, or the query has a parameter the endpoint does not declare (each named, with the closest declared name). */
             422: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
@@ -2149,7 +2149,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description A parameter has the wrong type or a value outside its allowed set. */
+            /** @description A parameter has the wrong type or a value outside its allowed set, or the query has a parameter the endpoint does not declare (each named, with the closest declared name). */
             422: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
@@ -2260,7 +2260,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description A parameter has the wrong type or a value outside its allowed set. */
+            /** @description A parameter has the wrong type or a value outside its allowed set, or the query has a parameter the endpoint does not declare (each named, with the closest declared name). */
             422: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
@@ -2383,7 +2383,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description A parameter has the wrong type or a value outside its allowed set. */
+            /** @description A parameter has the wrong type or a value outside its allowed set, or the query has a parameter the endpoint does not declare (each named, with the closest declared name). */
             422: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
@@ -2506,7 +2506,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description A parameter has the wrong type or a value outside its allowed set. */
+            /** @description A parameter has the wrong type or a value outside its allowed set, or the query has a parameter the endpoint does not declare (each named, with the closest declared name). */
             422: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
@@ -2657,7 +2657,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A parameter has the wrong type or a value outside its allowed set. */
+            /** @description A parameter has the wrong type or a value outside its allowed set, or the query has a parameter the endpoint does not declare (each named, with the closest declared name). */
             422: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];

@@ -44,7 +44,9 @@ export const errorContent = (description: string) => ({
 export const commonErrorResponses = {
   401: errorContent('Missing, malformed, unknown or revoked bearer token.'),
   403: errorContent("The caller's plan does not cover this endpoint."),
-  422: errorContent('A parameter has the wrong type or a value outside its allowed set.'),
+  422: errorContent(
+    'A parameter has the wrong type or a value outside its allowed set, or the query has a parameter the endpoint does not declare (each named, with the closest declared name).',
+  ),
   429: errorContent('Rate limit reached; retry after the number of seconds in Retry-After.'),
   500: errorContent('An unexpected error; it is logged and its details are not shown.'),
   503: errorContent('The database is unavailable; retry after the number of seconds in Retry-After.'),

@@ -12,7 +12,13 @@ import { getOrganisationPeople } from '../../domain/organisations/organisation-p
 import { getOrganisationOwnership } from '../../domain/ownership/organisation-ownership.ts';
 import { organisationStatuses, scoreDimensions } from '../../domain/vocabulary/organisations.ts';
 import { covers } from '../../http/authenticate.ts';
-import { commonErrorResponses, envelope, envelopeSchema, notFoundResponse } from '../envelope.ts';
+import {
+  commonErrorResponses,
+  envelope,
+  envelopeSchema,
+  errorContent,
+  notFoundResponse,
+} from '../envelope.ts';
 import { listResponse } from '../list-response.ts';
 import { maxLimit, pageMetaSchema, pagingQuery } from '../paging.ts';
 import { referenceParam } from '../params.ts';
@@ -93,13 +99,11 @@ const listQuery = z.object({
     .optional()
     .openapi({
       param: { name: 'industry', in: 'query' },
-      type: 'integer',
-      format: 'int32',
-      minimum: 10,
-      maximum: 99999999,
+      pattern: '^(?:[0-9]{2}){1,4}$',
+      maxLength: 8,
       description:
-        'A GICS code (sector, industry group, industry or sub-industry); matches it and every code below it.',
-      example: 45,
+        'A GICS code (sector, industry group, industry or sub-industry); matches it and every code below it. A code that is no GICS classification gives 422.',
+      example: '45',
     }),
   country: z
     .string()
@@ -109,7 +113,7 @@ const listQuery = z.object({
     .openapi({
       param: { name: 'country', in: 'query' },
       description:
-        'Country of the company address: an ISO 3166 alpha-2 or alpha-3 code or an English name, any case.',
+        'Country of the company address: an ISO 3166 alpha-2 or alpha-3 code or an English name, any case. Anything else gives 422.',
       example: 'GB',
     }),
   type: enumQuery(
@@ -153,7 +157,11 @@ const listQuery = z.object({
     'Only organisations with activity (of `activity_type`, when given) within the last 7, 30, 91 or 365 days.',
   ),
   score_min: integerQuery('score_min', 1, 100, 'Lowest score on `score_dimension` (both or neither).'),
-  score_dimension: enumQuery('score_dimension', scoreDimensions, 'The score `score_min` applies to.'),
+  score_dimension: enumQuery(
+    'score_dimension',
+    scoreDimensions,
+    'The score `score_min` applies to; give both or neither (one alone gives 422).',
+  ),
   ...pagingQuery(maxLimit),
 });
 
@@ -215,6 +223,9 @@ const listRoute = createRoute({
       envelopeSchema(z.array(organisationListRowSchema), pageMetaSchema),
     ),
     ...commonErrorResponses,
+    422: errorContent(
+      'A parameter has the wrong type or a value outside its allowed set; also `score_min` without `score_dimension` or the reverse, an unknown country, a code that is no GICS classification, or an undeclared query parameter.',
+    ),
   },
 });
 
