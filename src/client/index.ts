@@ -235,7 +235,12 @@ export function createOrgraphClient(options: OrgraphClientOptions) {
       return body.data;
     },
   };
-  return client;
+  // The document's operation names for the two methods named before operations had ids.
+  return {
+    ...client,
+    listOrganisationPeople: client.getOrganisationPeople,
+    listProfileOwnership: client.getProfileOwnership,
+  };
 }
 
 export type OrgraphClient = ReturnType<typeof createOrgraphClient>;

@@ -14,113 +14,7 @@ export interface paths {
          * Save an event search
          * @description Stores chips as a reusable filter for `GET /v1/events?queryId=`. Identical chips (labels included) give the same `queryId`. Operators and join values are compared in any case and stored upper case. Chips of field types the search does not support are accepted, match every event, and are listed in `ignored_field_types`.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["SaveEventSearchBody"];
-                };
-            };
-            responses: {
-                /** @description The saved search (also when identical chips were saved before). */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            status: {
-                                /** @description Equals the HTTP status. */
-                                code: number;
-                                /** @description Empty on success; at least one sentence on errors. */
-                                messages: string[];
-                            };
-                            success: components["schemas"]["SavedSearch"];
-                            meta: null;
-                            /** @description The request identifier, also sent as X-Correlation-ID. */
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description Malformed JSON, a body without a `query` array, or invalid chips (message `Invalid chip data detected.`). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Missing, malformed, unknown or revoked bearer token. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description The caller's plan does not cover this endpoint. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description The body is larger than 64 KiB. */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description The Content-Type is not application/json. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description A parameter has the wrong type or a value outside its allowed set. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limit reached; retry after the number of seconds in Retry-After. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description The database is unavailable; retry after the number of seconds in Retry-After. */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        post: operations["saveEventSearch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -138,89 +32,7 @@ export interface paths {
          * List suggestions
          * @description Filter values whose label contains `query`: organisations and occupations (value = reference), move types, event types, deal statuses and deal types (value = the exact value). People are never suggested. Best matches first: an exact match, then a prefix, then any substring; then by label, field type (in the order above) and value.
          */
-        get: {
-            parameters: {
-                query: {
-                    /** @description A name or phrase, 1 to 200 characters after trimming; matches a substring, in any case. */
-                    query: string;
-                    /** @description 1-based page. */
-                    page?: number;
-                    /** @description Page size, default 20; values above 100 are capped to 100. */
-                    limit?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of suggestions. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            status: {
-                                /** @description Equals the HTTP status. */
-                                code: number;
-                                /** @description Empty on success; at least one sentence on errors. */
-                                messages: string[];
-                            };
-                            success: components["schemas"]["Suggestion"][];
-                            meta: components["schemas"]["PageMeta"];
-                            /** @description The request identifier, also sent as X-Correlation-ID. */
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description Missing, malformed, unknown or revoked bearer token. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description The caller's plan does not cover this endpoint. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description A parameter has the wrong type or a value outside its allowed set. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limit reached; retry after the number of seconds in Retry-After. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description The database is unavailable; retry after the number of seconds in Retry-After. */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        get: operations["listSuggestions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -240,113 +52,7 @@ export interface paths {
          * List organisations
          * @description Organisations matching every given filter, sorted by name then reference. Without `show_empty=true` only organisations with recorded activity are searched. A bad value of any parameter gives 422.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Substring of the name, any case; `%`, `_` and `\` match themselves. */
-                    name?: string;
-                    /** @description Only value `true`: search every organisation, not only those with recorded activity (an index refreshed periodically); also lowers the default `min_confidence` to 0. Set it for name lookups. */
-                    show_empty?: "true";
-                    /** @description A GICS code (sector, industry group, industry or sub-industry); matches it and every code below it. */
-                    industry?: number;
-                    /** @description Country of the company address: an ISO 3166 alpha-2 or alpha-3 code or an English name, any case. */
-                    country?: string;
-                    /** @description `fund`: only funds; `all`: everything. Without it funds are excluded. */
-                    type?: "fund" | "all";
-                    /** @description Organisation status; `all` (the default) does not filter. */
-                    status?: "active" | "merged" | "dormant" | "dissolved" | "unknown" | "all";
-                    /** @description Only verified (true) or unverified (false) organisations. */
-                    verified?: "true" | "false";
-                    /** @description Lowest confidence to include; defaults to 5, or to 0 with `show_empty=true`. */
-                    min_confidence?: number;
-                    /** @description Only organisations with (true) or without (false) assets-under-management records. */
-                    has_raum?: "true" | "false";
-                    /** @description Comma-separated from move, funding, public_offering, client_summary: organisations with activity of any of them. */
-                    activity_type?: string;
-                    /** @description Only organisations with activity (of `activity_type`, when given) within the last 7, 30, 91 or 365 days. */
-                    activity_period?: "week" | "month" | "quarter" | "year";
-                    /** @description Lowest score on `score_dimension` (both or neither). */
-                    score_min?: number;
-                    /** @description The score `score_min` applies to. */
-                    score_dimension?: "growth_momentum" | "financial_strength" | "industry_health" | "management_strength" | "customer_sentiment" | "ipo_readiness" | "ma_attractiveness";
-                    /** @description 1-based page. */
-                    page?: number;
-                    /** @description Page size, default 20; values above 100 are capped to 100. */
-                    limit?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of organisation list rows. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            status: {
-                                /** @description Equals the HTTP status. */
-                                code: number;
-                                /** @description Empty on success; at least one sentence on errors. */
-                                messages: string[];
-                            };
-                            success: components["schemas"]["OrganisationListRow"][];
-                            meta: components["schemas"]["PageMeta"];
-                            /** @description The request identifier, also sent as X-Correlation-ID. */
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description Missing, malformed, unknown or revoked bearer token. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description The caller's plan does not cover this endpoint. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description A parameter has the wrong type or a value outside its allowed set. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limit reached; retry after the number of seconds in Retry-After. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description The database is unavailable; retry after the number of seconds in Retry-After. */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        get: operations["listOrganisations"];
         put?: never;
         post?: never;
         delete?: never;
@@ -362,95 +68,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an organisation */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The organisation's reference. */
-                    organisationReference: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The organisation single record. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            status: {
-                                /** @description Equals the HTTP status. */
-                                code: number;
-                                /** @description Empty on success; at least one sentence on errors. */
-                                messages: string[];
-                            };
-                            success: components["schemas"]["Organisation"];
-                            meta: null;
-                            /** @description The request identifier, also sent as X-Correlation-ID. */
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description Missing, malformed, unknown or revoked bearer token. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description The caller's plan does not cover this endpoint. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description No record has that reference. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description A parameter has the wrong type or a value outside its allowed set. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limit reached; retry after the number of seconds in Retry-After. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description The database is unavailable; retry after the number of seconds in Retry-After. */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        /**
+         * Get an organisation
+         * @description One organisation with its tickers, industries, both addresses (null fields when unknown), latest assets-under-management record, relationship counts, status and confidence.
+         */
+        get: operations["getOrganisation"];
         put?: never;
         post?: never;
         delete?: never;
@@ -470,94 +92,7 @@ export interface paths {
          * List an organisation's people
          * @description Current executives, current professionals and alumni, all in one response (not paginated).
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The organisation's reference. */
-                    organisationReference: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The organisation's people. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            status: {
-                                /** @description Equals the HTTP status. */
-                                code: number;
-                                /** @description Empty on success; at least one sentence on errors. */
-                                messages: string[];
-                            };
-                            success: components["schemas"]["OrganisationPeople"];
-                            meta: null;
-                            /** @description The request identifier, also sent as X-Correlation-ID. */
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description Missing, malformed, unknown or revoked bearer token. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description The caller's plan does not cover this endpoint. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description No record has that reference. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description A parameter has the wrong type or a value outside its allowed set. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limit reached; retry after the number of seconds in Retry-After. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description The database is unavailable; retry after the number of seconds in Retry-After. */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        get: operations["listOrganisationPeople"];
         put?: never;
         post?: never;
         delete?: never;
@@ -577,94 +112,7 @@ export interface paths {
          * Get an organisation's ownership
          * @description Who owns the organisation (people and organisations) and what it owns, in one response.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The organisation's reference. */
-                    organisationReference: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The organisation ownership record. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            status: {
-                                /** @description Equals the HTTP status. */
-                                code: number;
-                                /** @description Empty on success; at least one sentence on errors. */
-                                messages: string[];
-                            };
-                            success: components["schemas"]["OrganisationOwnership"];
-                            meta: null;
-                            /** @description The request identifier, also sent as X-Correlation-ID. */
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description Missing, malformed, unknown or revoked bearer token. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description The caller's plan does not cover this endpoint. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description No record has that reference. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description A parameter has the wrong type or a value outside its allowed set. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limit reached; retry after the number of seconds in Retry-After. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description The database is unavailable; retry after the number of seconds in Retry-After. */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        get: operations["getOrganisationOwnership"];
         put?: never;
         post?: never;
         delete?: never;
@@ -684,93 +132,7 @@ export interface paths {
          * List profiles
          * @description People sorted by surname, then first name (then reference, so that pages never overlap).
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Case-insensitive substring of the person's full name, taken literally. */
-                    search?: string;
-                    /** @description People with any role, current or past, at this organisation. */
-                    organisationReference?: string;
-                    /** @description `business_owner`: holds an active stake; `investment_advisor` and `broker`: a registered adviser (the same set); `funding_participant` / `public_offering_participant`: took part in a funding round / public offering. */
-                    profileType?: "business_owner" | "investment_advisor" | "broker" | "funding_participant" | "public_offering_participant";
-                    /** @description 1-based page. */
-                    page?: number;
-                    /** @description Page size, default 20; values above 100 are capped to 100. */
-                    limit?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of profiles. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            status: {
-                                /** @description Equals the HTTP status. */
-                                code: number;
-                                /** @description Empty on success; at least one sentence on errors. */
-                                messages: string[];
-                            };
-                            success: components["schemas"]["ProfileListRow"][];
-                            meta: components["schemas"]["PageMeta"];
-                            /** @description The request identifier, also sent as X-Correlation-ID. */
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description Missing, malformed, unknown or revoked bearer token. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description The caller's plan does not cover this endpoint. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description A parameter has the wrong type or a value outside its allowed set. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limit reached; retry after the number of seconds in Retry-After. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description The database is unavailable; retry after the number of seconds in Retry-After. */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        get: operations["listProfiles"];
         put?: never;
         post?: never;
         delete?: never;
@@ -790,94 +152,7 @@ export interface paths {
          * Get a profile
          * @description One person with their current role, work history, email addresses and links.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The person's reference. */
-                    profileReference: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The profile. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            status: {
-                                /** @description Equals the HTTP status. */
-                                code: number;
-                                /** @description Empty on success; at least one sentence on errors. */
-                                messages: string[];
-                            };
-                            success: components["schemas"]["Profile"];
-                            meta: null;
-                            /** @description The request identifier, also sent as X-Correlation-ID. */
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description Missing, malformed, unknown or revoked bearer token. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description The caller's plan does not cover this endpoint. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description No record has that reference. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description A parameter has the wrong type or a value outside its allowed set. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limit reached; retry after the number of seconds in Retry-After. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description The database is unavailable; retry after the number of seconds in Retry-After. */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        get: operations["getProfile"];
         put?: never;
         post?: never;
         delete?: never;
@@ -897,105 +172,7 @@ export interface paths {
          * List a profile's articles
          * @description Articles in which the person is the subject or the speaker of a statement, newest first (then by reference, descending). Filters and folding apply before paging, so `total` counts the articles left after them.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Only statements of this type, and only articles that have one. */
-                    type?: "speech" | "feedback" | "recommendation" | "review";
-                    /** @description `about` (the person is the subject) or `by` (the speaker): only that side, the other array left empty, and only articles that have one. */
-                    role?: "about" | "by";
-                    /** @description `latest` folds statements repeated from the same organisation, type and speaker (the same side of the person) into the newest, which carries `history_count`; older ones are dropped, and so is an article left with none. `none` returns every statement. */
-                    collapse?: "latest" | "none";
-                    /** @description 1-based page. */
-                    page?: number;
-                    /** @description Page size, default 20; values above 100 are capped to 100. */
-                    limit?: number;
-                };
-                header?: never;
-                path: {
-                    /** @description The person's reference. */
-                    profileReference: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of profile-article items. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            status: {
-                                /** @description Equals the HTTP status. */
-                                code: number;
-                                /** @description Empty on success; at least one sentence on errors. */
-                                messages: string[];
-                            };
-                            success: components["schemas"]["ProfileArticleItem"][];
-                            meta: components["schemas"]["PageMeta"];
-                            /** @description The request identifier, also sent as X-Correlation-ID. */
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description Missing, malformed, unknown or revoked bearer token. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description The caller's plan does not cover this endpoint. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description No record has that reference. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description A parameter has the wrong type or a value outside its allowed set. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limit reached; retry after the number of seconds in Retry-After. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description The database is unavailable; retry after the number of seconds in Retry-After. */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        get: operations["listProfileArticles"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1015,85 +192,7 @@ export interface paths {
          * List a profile's ownership
          * @description Every stake the person holds or held, active first, then the latest start first; not paginated. No recorded stakes, or an unknown reference, give an empty array (not 404).
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The person's reference. */
-                    profileReference: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The person's stakes. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            status: {
-                                /** @description Equals the HTTP status. */
-                                code: number;
-                                /** @description Empty on success; at least one sentence on errors. */
-                                messages: string[];
-                            };
-                            success: components["schemas"]["ProfileOwnershipItem"][];
-                            meta: null;
-                            /** @description The request identifier, also sent as X-Correlation-ID. */
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description Missing, malformed, unknown or revoked bearer token. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description The caller's plan does not cover this endpoint. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description A parameter has the wrong type or a value outside its allowed set. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limit reached; retry after the number of seconds in Retry-After. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description The database is unavailable; retry after the number of seconds in Retry-After. */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        get: operations["listProfileOwnership"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1113,94 +212,7 @@ export interface paths {
          * Get an article
          * @description One article with its statements, the events it reports and the organisations it names. Under a `metadata_only` licence the content is an empty string and statement texts are null; titles, summaries and offsets are always shown.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The article's reference. */
-                    articleReference: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The article. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            status: {
-                                /** @description Equals the HTTP status. */
-                                code: number;
-                                /** @description Empty on success; at least one sentence on errors. */
-                                messages: string[];
-                            };
-                            success: components["schemas"]["Article"];
-                            meta: null;
-                            /** @description The request identifier, also sent as X-Correlation-ID. */
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description Missing, malformed, unknown or revoked bearer token. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description The caller's plan does not cover this endpoint. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description No record has that reference. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description A parameter has the wrong type or a value outside its allowed set. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limit reached; retry after the number of seconds in Retry-After. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description The database is unavailable; retry after the number of seconds in Retry-After. */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        get: operations["getArticle"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1220,94 +232,7 @@ export interface paths {
          * Get an event
          * @description One event with the data of its type. A move's `data.articles` is empty when the caller's plan does not cover articles; annotation texts follow each article's licence.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The event's reference. */
-                    eventReference: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The event. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            status: {
-                                /** @description Equals the HTTP status. */
-                                code: number;
-                                /** @description Empty on success; at least one sentence on errors. */
-                                messages: string[];
-                            };
-                            success: components["schemas"]["Event"];
-                            meta: null;
-                            /** @description The request identifier, also sent as X-Correlation-ID. */
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description Missing, malformed, unknown or revoked bearer token. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description The caller's plan does not cover this endpoint. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description No record has that reference. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description A parameter has the wrong type or a value outside its allowed set. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limit reached; retry after the number of seconds in Retry-After. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description The database is unavailable; retry after the number of seconds in Retry-After. */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        get: operations["getEvent"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1327,119 +252,7 @@ export interface paths {
          * List events
          * @description Events, newest first (publish date, then reference, descending). Every filter given must hold. `limit` is capped at 200.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Only events of this type. */
-                    eventType?: "move" | "funding" | "deal" | "public_offering" | "client_summary";
-                    /** @description A saved search (from `POST /v1/search/events`); only events matching its chips. Unknown ids give 404. */
-                    queryId?: string;
-                    /** @description Only events about this organisation: as the event's organisation, the acquirer or the acquiree. */
-                    organisationReference?: string;
-                    /** @description Only events about this person: the subject of a move or a participant of a funding round or offering. */
-                    profileReference?: string;
-                    /** @description Only events published at or after this instant (a date means midnight UTC). */
-                    published_after?: string;
-                    /** @description Only events published strictly before this instant (a date means midnight UTC). Must not be earlier than `published_after`. */
-                    published_before?: string;
-                    /** @description 1-based page. */
-                    page?: number;
-                    /** @description Page size, default 20; values above 200 are capped to 200. */
-                    limit?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of events. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            status: {
-                                /** @description Equals the HTTP status. */
-                                code: number;
-                                /** @description Empty on success; at least one sentence on errors. */
-                                messages: string[];
-                            };
-                            success: components["schemas"]["Event"][];
-                            meta: components["schemas"]["PageMeta"];
-                            /** @description The request identifier, also sent as X-Correlation-ID. */
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description Missing, malformed, unknown or revoked bearer token. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description The caller's plan does not cover this endpoint. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description No saved search has the `queryId`. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            status: {
-                                /** @description Equals the HTTP status. */
-                                code: number;
-                                /** @description Empty on success; at least one sentence on errors. */
-                                messages: string[];
-                            };
-                            success: null;
-                            meta: null;
-                            /** @description The request identifier, also sent as X-Correlation-ID. */
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description A parameter has the wrong type or a value outside its allowed set. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limit reached; retry after the number of seconds in Retry-After. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description The database is unavailable; retry after the number of seconds in Retry-After. */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        get: operations["listEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1454,10 +267,11 @@ export interface components {
     schemas: {
         ConditionChip: {
             /**
-             * @description One of Organisation, Occupation, MoveType, EventType, DealStatus, DealType; other field types are accepted and listed in `ignored_field_types`.
+             * @description The field the chip filters. The server also accepts other field types: they filter nothing and are listed in `ignored_field_types`.
              * @example Organisation
+             * @enum {string}
              */
-            fieldType: string;
+            fieldType: "Organisation" | "Occupation" | "MoveType" | "EventType" | "DealStatus" | "DealType";
             /**
              * @description Text shown to a user; kept as sent.
              * @example Acme Holdings
@@ -1469,10 +283,11 @@ export interface components {
              */
             value: string;
             /**
-             * @description `EQUAL` (any case).
+             * @description `EQUAL`; the server compares it in any case.
              * @example EQUAL
+             * @enum {string}
              */
-            operator: string;
+            operator: "EQUAL";
         };
         /** @description Sits between two condition chips; it has no `operator`. */
         JoinChip: {
@@ -1481,10 +296,11 @@ export interface components {
             /** @example OR */
             label: string;
             /**
-             * @description `AND` or `OR` (any case); AND binds tighter than OR.
+             * @description `AND` or `OR` (the server compares in any case); AND binds tighter than OR.
              * @example OR
+             * @enum {string}
              */
-            value: string;
+            value: "AND" | "OR";
         };
         SavedSearch: {
             /**
@@ -1497,7 +313,10 @@ export interface components {
         };
         ErrorEnvelope: {
             status: {
-                /** @description Equals the HTTP status. */
+                /**
+                 * Format: int32
+                 * @description Equals the HTTP status.
+                 */
                 code: number;
                 /** @description Empty on success; at least one sentence on errors. */
                 messages: string[];
@@ -1522,10 +341,16 @@ export interface components {
             operator: "Equal";
         };
         PageMeta: {
-            /** @description Matches; a table-wide estimate when counting ran too long. */
+            /**
+             * Format: int32
+             * @description Matches; a table-wide estimate when counting ran too long.
+             */
             total: number;
+            /** Format: int32 */
             rows_per_page: number;
+            /** Format: int32 */
             page: number;
+            /** Format: int32 */
             total_pages: number;
             links: {
                 "first-page": {
@@ -1560,12 +385,16 @@ export interface components {
              */
             size: "-" | "1-10" | "11-50" | "51-200" | "201-500" | "501-1000" | "1001-5000" | "5001-10000" | "10001+";
             totals: {
-                /** @description The recorded headcount. */
+                /**
+                 * Format: int32
+                 * @description The recorded headcount.
+                 */
                 employees: number;
             };
             /** @enum {string} */
             status: "active" | "merged" | "dormant" | "dissolved" | "unknown";
             verified: boolean;
+            /** Format: int32 */
             confidence: number;
         };
         Organisation: {
@@ -1574,7 +403,10 @@ export interface components {
             name: string;
             description: string | null;
             totals: {
-                /** @description The recorded headcount. */
+                /**
+                 * Format: int32
+                 * @description The recorded headcount.
+                 */
                 employees: number;
             };
             /**
@@ -1611,6 +443,7 @@ export interface components {
             industries: {
                 code: string;
                 name: string;
+                /** Format: int32 */
                 level: number;
                 is_primary: boolean;
             }[];
@@ -1620,14 +453,19 @@ export interface components {
             };
             client_summary: components["schemas"]["ClientSummary"];
             relationships: {
+                /** Format: int32 */
                 customers: number;
+                /** Format: int32 */
                 suppliers: number;
+                /** Format: int32 */
                 partners: number;
+                /** Format: int32 */
                 service_providers: number;
             };
             /** @enum {string} */
             status: "active" | "merged" | "dormant" | "dissolved" | "unknown";
             verified: boolean;
+            /** Format: int32 */
             confidence: number;
         };
         Ticker: {
@@ -1641,6 +479,7 @@ export interface components {
             status: string;
             is_primary_listing: boolean;
         };
+        /** @description Every field null when the address is unknown. */
         OrganisationAddress: {
             city: string | null;
             state: string | null;
@@ -1650,7 +489,7 @@ export interface components {
              */
             country: string | null;
             zip_postal_code: string | null;
-        } | null;
+        };
         /** @description The latest assets-under-management record, or null. */
         ClientSummary: {
             currency_code: string;
@@ -1661,6 +500,7 @@ export interface components {
             entries: {
                 client_type: string;
                 client_type_label: string;
+                /** Format: int32 */
                 number_of_clients: number | null;
                 fewer_than_5: boolean;
                 regulatory_assets_under_management: number | null;
@@ -1761,12 +601,12 @@ export interface components {
             confidence_score: number | null;
             current_role: components["schemas"]["CurrentRole"];
         };
-        /** @description The role with no end date (the most recently started if several); null when the person has no current role. */
+        /** @description The role with no end date held at a known organisation (the most recently started if several); null when the person has none. */
         CurrentRole: {
             /** @description The title as recorded. */
             title: string;
             /** @description The organisation's name. */
-            organisation: string | null;
+            organisation: string;
             /**
              * Format: date
              * @example 2021-04-30
@@ -1793,8 +633,7 @@ export interface components {
                 Linkedin: {
                     href: string;
                 };
-            } | [
-            ];
+            } | unknown[];
         };
         Experience: {
             /** Format: uuid */
@@ -1852,7 +691,10 @@ export interface components {
             by: components["schemas"]["ProfileAnnotation"][];
         };
         ProfileAnnotation: components["schemas"]["Annotation"] & {
-            /** @description With `collapse=latest`: how many yearly statements of this series (same organisation, type and speaker) were folded into this one, itself included. Absent with `collapse=none`. */
+            /**
+             * Format: int32
+             * @description With `collapse=latest`: how many yearly statements of this series (same organisation, type and speaker) were folded into this one, itself included. Absent with `collapse=none`.
+             */
             history_count?: number;
         };
         Annotation: {
@@ -1863,9 +705,15 @@ export interface components {
             summary: string;
             /** @description The verbatim passage, where the article's licence allows it. */
             text: string | null;
-            /** @description Start offset into the article content, in UTF-16 code units. */
+            /**
+             * Format: int32
+             * @description Start offset into the article content, in UTF-16 code units.
+             */
             start: number;
-            /** @description End offset, in UTF-16 code units. */
+            /**
+             * Format: int32
+             * @description End offset, in UTF-16 code units.
+             */
             end: number;
             speaker: {
                 /** @enum {string} */
@@ -1942,11 +790,12 @@ export interface components {
                 name: string;
             }[];
         };
-        Event: {
+        /** @description An event; `event_type` (one of move, funding, deal, public_offering, client_summary) tells which fields `data` holds. */
+        Event: components["schemas"]["MoveEvent"] | components["schemas"]["FundingEvent"] | components["schemas"]["DealEvent"] | components["schemas"]["PublicOfferingEvent"] | components["schemas"]["ClientSummaryEvent"];
+        /** @description An event of type `move`; `data` holds its fields. */
+        MoveEvent: {
             /** Format: uuid */
             reference: string;
-            /** @enum {string} */
-            event_type: "move" | "funding" | "deal" | "public_offering" | "client_summary";
             /** @description A readable one-line summary. */
             summary: string | null;
             /**
@@ -1955,10 +804,14 @@ export interface components {
              * @example 2024-05-01T09:30:00.000Z
              */
             publish_date: string;
-            /** @description The fields of this event type. */
-            data: components["schemas"]["MoveEventData"] | components["schemas"]["FundingEventData"] | components["schemas"]["DealEventData"] | components["schemas"]["PublicOfferingEventData"] | components["schemas"]["ClientSummaryEventData"];
             /** @description Related links; empty on every event type today. */
             links: unknown[];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event_type: "move";
+            data: components["schemas"]["MoveEventData"];
         };
         MoveEventData: {
             /** @example Appointment */
@@ -2017,8 +870,29 @@ export interface components {
             /** @description The article's statements in reading order; `text` is null unless its licence is `full_text`. */
             annotations: components["schemas"]["Annotation"][];
         };
+        /** @description An event of type `funding`; `data` holds its fields. */
+        FundingEvent: {
+            /** Format: uuid */
+            reference: string;
+            /** @description A readable one-line summary. */
+            summary: string | null;
+            /**
+             * Format: date-time
+             * @description When the event became public.
+             * @example 2024-05-01T09:30:00.000Z
+             */
+            publish_date: string;
+            /** @description Related links; empty on every event type today. */
+            links: unknown[];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event_type: "funding";
+            data: components["schemas"]["FundingEventData"];
+        };
         FundingEventData: {
-            organisation: components["schemas"]["EventOrganisationRef"] & (Record<string, never> | null);
+            organisation: components["schemas"]["EventOrganisationRef"] | null;
             /** @example Series A */
             round: string | null;
             /** @description The amount raised, in `currency_code`. */
@@ -2034,10 +908,31 @@ export interface components {
                 role: string;
             }[];
         };
+        /** @description An event of type `deal`; `data` holds its fields. */
+        DealEvent: {
+            /** Format: uuid */
+            reference: string;
+            /** @description A readable one-line summary. */
+            summary: string | null;
+            /**
+             * Format: date-time
+             * @description When the event became public.
+             * @example 2024-05-01T09:30:00.000Z
+             */
+            publish_date: string;
+            /** @description Related links; empty on every event type today. */
+            links: unknown[];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event_type: "deal";
+            data: components["schemas"]["DealEventData"];
+        };
         DealEventData: {
-            organisation: components["schemas"]["EventOrganisationRef"] & (Record<string, never> | null);
-            acquirer: components["schemas"]["EventOrganisationRef"] & (Record<string, never> | null);
-            acquiree: components["schemas"]["EventOrganisationRef"] & (Record<string, never> | null);
+            organisation: components["schemas"]["EventOrganisationRef"] | null;
+            acquirer: components["schemas"]["EventOrganisationRef"] | null;
+            acquiree: components["schemas"]["EventOrganisationRef"] | null;
             deal: {
                 type: string;
                 status: string;
@@ -2056,8 +951,29 @@ export interface components {
                 terms: string | null;
             } | null;
         };
+        /** @description An event of type `public_offering`; `data` holds its fields. */
+        PublicOfferingEvent: {
+            /** Format: uuid */
+            reference: string;
+            /** @description A readable one-line summary. */
+            summary: string | null;
+            /**
+             * Format: date-time
+             * @description When the event became public.
+             * @example 2024-05-01T09:30:00.000Z
+             */
+            publish_date: string;
+            /** @description Related links; empty on every event type today. */
+            links: unknown[];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event_type: "public_offering";
+            data: components["schemas"]["PublicOfferingEventData"];
+        };
         PublicOfferingEventData: {
-            organisation: components["schemas"]["EventOrganisationRef"] & (Record<string, never> | null);
+            organisation: components["schemas"]["EventOrganisationRef"] | null;
             offering: {
                 exchange: string;
                 ticker: string;
@@ -2075,8 +991,29 @@ export interface components {
                 role: string;
             }[];
         };
+        /** @description An event of type `client_summary`; `data` holds its fields. */
+        ClientSummaryEvent: {
+            /** Format: uuid */
+            reference: string;
+            /** @description A readable one-line summary. */
+            summary: string | null;
+            /**
+             * Format: date-time
+             * @description When the event became public.
+             * @example 2024-05-01T09:30:00.000Z
+             */
+            publish_date: string;
+            /** @description Related links; empty on every event type today. */
+            links: unknown[];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event_type: "client_summary";
+            data: components["schemas"]["ClientSummaryEventData"];
+        };
         ClientSummaryEventData: {
-            organisation: components["schemas"]["EventOrganisationRef"] & (Record<string, never> | null);
+            organisation: components["schemas"]["EventOrganisationRef"] | null;
             currency_code: string | null;
             summary_type: string | null;
             /**
@@ -2087,6 +1024,7 @@ export interface components {
             entries: {
                 client_type: string;
                 client_type_label: string;
+                /** Format: int32 */
                 number_of_clients: number | null;
                 fewer_than_5: boolean;
                 regulatory_assets_under_management: number | null;
@@ -2096,8 +1034,1675 @@ export interface components {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The request identifier: the one the client sent when it was sane, else a new UUID. */
+        "X-Correlation-ID": string;
+        /** @description The remaining budget of the caller's plan (`"<plan>";r=<remaining>;t=<seconds to reset>`); sent once the token is known. */
+        RateLimit: string;
+        /** @description The quota of the caller's plan (`"<plan>";q=<requests>;w=<window seconds>`); sent with `RateLimit`. */
+        "RateLimit-Policy": string;
+        /** @description Seconds to wait before retrying. */
+        "Retry-After": number;
+        /** @description The authentication scheme to use: a bearer token. */
+        "WWW-Authenticate": "Bearer realm=\"orgraph\"";
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    saveEventSearch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SaveEventSearchBody"];
+            };
+        };
+        responses: {
+            /** @description The saved search (also when identical chips were saved before). */
+            201: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: {
+                            /**
+                             * Format: int32
+                             * @description Equals the HTTP status.
+                             */
+                            code: number;
+                            /** @description Empty on success; at least one sentence on errors. */
+                            messages: string[];
+                        };
+                        success: components["schemas"]["SavedSearch"];
+                        meta: null;
+                        /** @description The request identifier, also sent as X-Correlation-ID. */
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description Malformed JSON, a body without a `query` array, or invalid chips (message `Invalid chip data detected.`). */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked bearer token. */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The caller's plan does not cover this endpoint. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The Content-Type is not application/json. */
+            415: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A parameter has the wrong type or a value outside its allowed set, or the query has a parameter the endpoint does not declare (each named, with the closest declared name). */
+            422: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit reached; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected error; it is logged and its details are not shown. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable; retry after the number of seconds in Retry-After. */
+            503: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listSuggestions: {
+        parameters: {
+            query: {
+                /** @description A name or phrase, 1 to 200 characters after trimming; matches a substring, in any case. */
+                query: string;
+                /** @description 1-based page, at most 1000000; a page past the last is answered with an empty `success` list and the paging object of that page. */
+                page?: number;
+                /** @description Page size, default 20; values above 100 are capped to 100. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of suggestions. */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: {
+                            /**
+                             * Format: int32
+                             * @description Equals the HTTP status.
+                             */
+                            code: number;
+                            /** @description Empty on success; at least one sentence on errors. */
+                            messages: string[];
+                        };
+                        success: components["schemas"]["Suggestion"][];
+                        meta: components["schemas"]["PageMeta"];
+                        /** @description The request identifier, also sent as X-Correlation-ID. */
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked bearer token. */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The caller's plan does not cover this endpoint. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A parameter has the wrong type or a value outside its allowed set, or the query has a parameter the endpoint does not declare (each named, with the closest declared name). */
+            422: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit reached; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected error; it is logged and its details are not shown. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable; retry after the number of seconds in Retry-After. */
+            503: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listOrganisations: {
+        parameters: {
+            query?: {
+                /** @description Substring of the name, any case; `%`, `_` and `\` match themselves. */
+                name?: string;
+                /** @description Only value `true`: search every organisation, not only those with recorded activity (an index refreshed periodically); also lowers the default `min_confidence` to 0. Set it for name lookups. */
+                show_empty?: "true";
+                /** @description A GICS code (sector, industry group, industry or sub-industry); matches it and every code below it. A code that is no GICS classification gives 422. */
+                industry?: string;
+                /** @description Country of the company address: an ISO 3166 alpha-2 or alpha-3 code or an English name, any case. Anything else gives 422. */
+                country?: string;
+                /** @description `fund`: only funds; `all`: everything. Without it funds are excluded. */
+                type?: "fund" | "all";
+                /** @description Organisation status; `all` (the default) does not filter. */
+                status?: "active" | "merged" | "dormant" | "dissolved" | "unknown" | "all";
+                /** @description Only verified (true) or unverified (false) organisations. */
+                verified?: boolean;
+                /** @description Lowest confidence to include; defaults to 5, or to 0 with `show_empty=true`. */
+                min_confidence?: number;
+                /** @description Only organisations with (true) or without (false) assets-under-management records. */
+                has_raum?: boolean;
+                /** @description Comma-separated from move, funding, public_offering, client_summary: organisations with activity of any of them. */
+                activity_type?: ("move" | "funding" | "public_offering" | "client_summary")[];
+                /** @description Only organisations with activity (of `activity_type`, when given) within the last 7, 30, 91 or 365 days. */
+                activity_period?: "week" | "month" | "quarter" | "year";
+                /** @description Lowest score on `score_dimension` (both or neither). */
+                score_min?: number;
+                /** @description The score `score_min` applies to; give both or neither (one alone gives 422). */
+                score_dimension?: "growth_momentum" | "financial_strength" | "industry_health" | "management_strength" | "customer_sentiment" | "ipo_readiness" | "ma_attractiveness";
+                /** @description 1-based page, at most 1000000; a page past the last is answered with an empty `success` list and the paging object of that page. */
+                page?: number;
+                /** @description Page size, default 20; values above 100 are capped to 100. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of organisation list rows. */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: {
+                            /**
+                             * Format: int32
+                             * @description Equals the HTTP status.
+                             */
+                            code: number;
+                            /** @description Empty on success; at least one sentence on errors. */
+                            messages: string[];
+                        };
+                        success: components["schemas"]["OrganisationListRow"][];
+                        meta: components["schemas"]["PageMeta"];
+                        /** @description The request identifier, also sent as X-Correlation-ID. */
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked bearer token. */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The caller's plan does not cover this endpoint. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A parameter has the wrong type or a value outside its allowed set; also `score_min` without `score_dimension` or the reverse, an unknown country, a code that is no GICS classification, or an undeclared query parameter. */
+            422: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit reached; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected error; it is logged and its details are not shown. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable; retry after the number of seconds in Retry-After. */
+            503: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getOrganisation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organisation's reference. */
+                organisationReference: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organisation single record. */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: {
+                            /**
+                             * Format: int32
+                             * @description Equals the HTTP status.
+                             */
+                            code: number;
+                            /** @description Empty on success; at least one sentence on errors. */
+                            messages: string[];
+                        };
+                        success: components["schemas"]["Organisation"];
+                        meta: null;
+                        /** @description The request identifier, also sent as X-Correlation-ID. */
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked bearer token. */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The caller's plan does not cover this endpoint. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No record has that reference. */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A parameter has the wrong type or a value outside its allowed set, or the query has a parameter the endpoint does not declare (each named, with the closest declared name). */
+            422: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit reached; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected error; it is logged and its details are not shown. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable; retry after the number of seconds in Retry-After. */
+            503: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listOrganisationPeople: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organisation's reference. */
+                organisationReference: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organisation's people. */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: {
+                            /**
+                             * Format: int32
+                             * @description Equals the HTTP status.
+                             */
+                            code: number;
+                            /** @description Empty on success; at least one sentence on errors. */
+                            messages: string[];
+                        };
+                        success: components["schemas"]["OrganisationPeople"];
+                        meta: null;
+                        /** @description The request identifier, also sent as X-Correlation-ID. */
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked bearer token. */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The caller's plan does not cover this endpoint. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No record has that reference. */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A parameter has the wrong type or a value outside its allowed set, or the query has a parameter the endpoint does not declare (each named, with the closest declared name). */
+            422: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit reached; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected error; it is logged and its details are not shown. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable; retry after the number of seconds in Retry-After. */
+            503: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getOrganisationOwnership: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organisation's reference. */
+                organisationReference: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organisation ownership record. */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: {
+                            /**
+                             * Format: int32
+                             * @description Equals the HTTP status.
+                             */
+                            code: number;
+                            /** @description Empty on success; at least one sentence on errors. */
+                            messages: string[];
+                        };
+                        success: components["schemas"]["OrganisationOwnership"];
+                        meta: null;
+                        /** @description The request identifier, also sent as X-Correlation-ID. */
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked bearer token. */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The caller's plan does not cover this endpoint. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No record has that reference. */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A parameter has the wrong type or a value outside its allowed set, or the query has a parameter the endpoint does not declare (each named, with the closest declared name). */
+            422: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit reached; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected error; it is logged and its details are not shown. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable; retry after the number of seconds in Retry-After. */
+            503: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listProfiles: {
+        parameters: {
+            query?: {
+                /** @description Case-insensitive substring of the person's full name, taken literally. */
+                search?: string;
+                /** @description People with any role, current or past, at this organisation. */
+                organisationReference?: string;
+                /** @description `business_owner`: holds an active stake; `investment_advisor` and `broker`: a registered adviser (the same set); `funding_participant` / `public_offering_participant`: took part in a funding round / public offering. */
+                profileType?: "business_owner" | "investment_advisor" | "broker" | "funding_participant" | "public_offering_participant";
+                /** @description 1-based page, at most 1000000; a page past the last is answered with an empty `success` list and the paging object of that page. */
+                page?: number;
+                /** @description Page size, default 20; values above 100 are capped to 100. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of profiles. */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: {
+                            /**
+                             * Format: int32
+                             * @description Equals the HTTP status.
+                             */
+                            code: number;
+                            /** @description Empty on success; at least one sentence on errors. */
+                            messages: string[];
+                        };
+                        success: components["schemas"]["ProfileListRow"][];
+                        meta: components["schemas"]["PageMeta"];
+                        /** @description The request identifier, also sent as X-Correlation-ID. */
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked bearer token. */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The caller's plan does not cover this endpoint. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A parameter has the wrong type or a value outside its allowed set, or the query has a parameter the endpoint does not declare (each named, with the closest declared name). */
+            422: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit reached; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected error; it is logged and its details are not shown. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable; retry after the number of seconds in Retry-After. */
+            503: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The person's reference. */
+                profileReference: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile. */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: {
+                            /**
+                             * Format: int32
+                             * @description Equals the HTTP status.
+                             */
+                            code: number;
+                            /** @description Empty on success; at least one sentence on errors. */
+                            messages: string[];
+                        };
+                        success: components["schemas"]["Profile"];
+                        meta: null;
+                        /** @description The request identifier, also sent as X-Correlation-ID. */
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked bearer token. */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The caller's plan does not cover this endpoint. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No record has that reference. */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A parameter has the wrong type or a value outside its allowed set, or the query has a parameter the endpoint does not declare (each named, with the closest declared name). */
+            422: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit reached; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected error; it is logged and its details are not shown. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable; retry after the number of seconds in Retry-After. */
+            503: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listProfileArticles: {
+        parameters: {
+            query?: {
+                /** @description Only statements of this type, and only articles that have one. */
+                type?: "speech" | "feedback" | "recommendation" | "review";
+                /** @description `about` (the person is the subject) or `by` (the speaker): only that side, the other array left empty, and only articles that have one. */
+                role?: "about" | "by";
+                /** @description `latest` folds statements repeated from the same organisation, type and speaker (the same side of the person) into the newest, which carries `history_count`; older ones are dropped, and so is an article left with none. `none` returns every statement. */
+                collapse?: "latest" | "none";
+                /** @description 1-based page, at most 1000000; a page past the last is answered with an empty `success` list and the paging object of that page. */
+                page?: number;
+                /** @description Page size, default 20; values above 100 are capped to 100. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The person's reference. */
+                profileReference: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of profile-article items. */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: {
+                            /**
+                             * Format: int32
+                             * @description Equals the HTTP status.
+                             */
+                            code: number;
+                            /** @description Empty on success; at least one sentence on errors. */
+                            messages: string[];
+                        };
+                        success: components["schemas"]["ProfileArticleItem"][];
+                        meta: components["schemas"]["PageMeta"];
+                        /** @description The request identifier, also sent as X-Correlation-ID. */
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked bearer token. */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The caller's plan does not cover this endpoint. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No record has that reference. */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A parameter has the wrong type or a value outside its allowed set, or the query has a parameter the endpoint does not declare (each named, with the closest declared name). */
+            422: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit reached; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected error; it is logged and its details are not shown. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable; retry after the number of seconds in Retry-After. */
+            503: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listProfileOwnership: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The person's reference. */
+                profileReference: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The person's stakes. */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: {
+                            /**
+                             * Format: int32
+                             * @description Equals the HTTP status.
+                             */
+                            code: number;
+                            /** @description Empty on success; at least one sentence on errors. */
+                            messages: string[];
+                        };
+                        success: components["schemas"]["ProfileOwnershipItem"][];
+                        meta: null;
+                        /** @description The request identifier, also sent as X-Correlation-ID. */
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked bearer token. */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The caller's plan does not cover this endpoint. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A parameter has the wrong type or a value outside its allowed set, or the query has a parameter the endpoint does not declare (each named, with the closest declared name). */
+            422: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit reached; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected error; it is logged and its details are not shown. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable; retry after the number of seconds in Retry-After. */
+            503: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getArticle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The article's reference. */
+                articleReference: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The article. */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: {
+                            /**
+                             * Format: int32
+                             * @description Equals the HTTP status.
+                             */
+                            code: number;
+                            /** @description Empty on success; at least one sentence on errors. */
+                            messages: string[];
+                        };
+                        success: components["schemas"]["Article"];
+                        meta: null;
+                        /** @description The request identifier, also sent as X-Correlation-ID. */
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked bearer token. */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The caller's plan does not cover this endpoint. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No record has that reference. */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A parameter has the wrong type or a value outside its allowed set, or the query has a parameter the endpoint does not declare (each named, with the closest declared name). */
+            422: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit reached; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected error; it is logged and its details are not shown. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable; retry after the number of seconds in Retry-After. */
+            503: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The event's reference. */
+                eventReference: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: {
+                            /**
+                             * Format: int32
+                             * @description Equals the HTTP status.
+                             */
+                            code: number;
+                            /** @description Empty on success; at least one sentence on errors. */
+                            messages: string[];
+                        };
+                        success: components["schemas"]["Event"];
+                        meta: null;
+                        /** @description The request identifier, also sent as X-Correlation-ID. */
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked bearer token. */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The caller's plan does not cover this endpoint. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No record has that reference. */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A parameter has the wrong type or a value outside its allowed set, or the query has a parameter the endpoint does not declare (each named, with the closest declared name). */
+            422: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit reached; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected error; it is logged and its details are not shown. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable; retry after the number of seconds in Retry-After. */
+            503: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Only events of this type. */
+                eventType?: "move" | "funding" | "deal" | "public_offering" | "client_summary";
+                /** @description A saved search (from `POST /v1/search/events`); only events matching its chips. Unknown ids give 404. */
+                queryId?: string;
+                /** @description Only events about this organisation: as the event's organisation, the acquirer or the acquiree. */
+                organisationReference?: string;
+                /** @description Only events about this person: the subject of a move or a participant of a funding round or offering. */
+                profileReference?: string;
+                /** @description Only events published at or after this instant (a date means midnight UTC). */
+                published_after?: string;
+                /** @description Only events published strictly before this instant (a date means midnight UTC). Must not be earlier than `published_after`. */
+                published_before?: string;
+                /** @description 1-based page, at most 1000000; a page past the last is answered with an empty `success` list and the paging object of that page. */
+                page?: number;
+                /** @description Page size, default 20; values above 200 are capped to 200. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events. */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: {
+                            /**
+                             * Format: int32
+                             * @description Equals the HTTP status.
+                             */
+                            code: number;
+                            /** @description Empty on success; at least one sentence on errors. */
+                            messages: string[];
+                        };
+                        success: components["schemas"]["Event"][];
+                        meta: components["schemas"]["PageMeta"];
+                        /** @description The request identifier, also sent as X-Correlation-ID. */
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked bearer token. */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The caller's plan does not cover this endpoint. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No saved search has the `queryId`. */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: {
+                            /**
+                             * Format: int32
+                             * @description Equals the HTTP status.
+                             */
+                            code: number;
+                            /** @description Empty on success; at least one sentence on errors. */
+                            messages: string[];
+                        };
+                        success: null;
+                        meta: null;
+                        /** @description The request identifier, also sent as X-Correlation-ID. */
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description A parameter has the wrong type or a value outside its allowed set, or the query has a parameter the endpoint does not declare (each named, with the closest declared name). */
+            422: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit reached; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected error; it is logged and its details are not shown. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable; retry after the number of seconds in Retry-After. */
+            503: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+}

@@ -10,6 +10,7 @@ export type RequestErrorCode =
   | 'BAD_REQUEST'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'NOT_ACCEPTABLE'
+  | 'METHOD_NOT_ALLOWED'
   | 'QUERY_LIMIT_EXCEEDED';
 
 /**
@@ -94,6 +95,7 @@ export const errorRules: Readonly<Record<ErrorCode, ErrorRule>> = {
     message:
       "The persisted query's sha256Hash is not the SHA-256 of its query; send the hash of the query sent.",
   },
+  METHOD_NOT_ALLOWED: { status: 405 },
   INTERNAL_SERVER_ERROR: { status: 500, message: 'An unexpected error occurred; it has been logged.' },
 };
 

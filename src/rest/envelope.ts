@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../http/app-env.ts';
 
 const statusSchema = z.object({
-  code: z.number().int().openapi({ description: 'Equals the HTTP status.' }),
+  code: z.number().int().min(100).max(599).openapi({ description: 'Equals the HTTP status.' }),
   messages: z
     .array(z.string())
     .openapi({ description: 'Empty on success; at least one sentence on errors.' }),
@@ -44,8 +44,11 @@ export const errorContent = (description: string) => ({
 export const commonErrorResponses = {
   401: errorContent('Missing, malformed, unknown or revoked bearer token.'),
   403: errorContent("The caller's plan does not cover this endpoint."),
-  422: errorContent('A parameter has the wrong type or a value outside its allowed set.'),
+  422: errorContent(
+    'A parameter has the wrong type or a value outside its allowed set, or the query has a parameter the endpoint does not declare (each named, with the closest declared name).',
+  ),
   429: errorContent('Rate limit reached; retry after the number of seconds in Retry-After.'),
+  500: errorContent('An unexpected error; it is logged and its details are not shown.'),
   503: errorContent('The database is unavailable; retry after the number of seconds in Retry-After.'),
 } as const;
 

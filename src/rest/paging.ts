@@ -18,15 +18,29 @@ export function pagingQuery(cap: number) {
       .min(1, 'page must be a positive integer')
       .max(maxPage, `page must be at most ${maxPage}`)
       .default(1)
-      .openapi({ param: { name: 'page', in: 'query' }, description: '1-based page.', example: 1 }),
-    limit: z.coerce
-      .number({ error: 'limit must be a positive integer' })
-      .int('limit must be a positive integer')
-      .min(1, 'limit must be a positive integer')
+      .openapi({
+        param: { name: 'page', in: 'query' },
+        format: 'int32',
+        description: `1-based page, at most ${maxPage}; a page past the last is answered with an empty \`success\` list and the paging object of that page.`,
+        example: 1,
+      }),
+    limit: z
+      .string()
+      .regex(/^\+?\d+$/, 'limit must be a positive integer')
+      // Any count of digits: a limit too large for a number is still just a large limit, capped like one.
+      .transform((text) => {
+        const digits = text.replace(/^\+?0*/, '');
+        return digits.length > String(cap).length ? cap : Math.min(Number(digits || '0'), cap);
+      })
+      .pipe(z.number().min(1, 'limit must be a positive integer'))
       .default(defaultLimit)
-      .transform((value) => Math.min(value, cap))
       .openapi({
         param: { name: 'limit', in: 'query' },
+        type: 'integer',
+        format: 'int64',
+        minimum: 1,
+        maximum: Number.MAX_SAFE_INTEGER,
+        default: defaultLimit,
         description: `Page size, default ${defaultLimit}; values above ${cap} are capped to ${cap}.`,
         example: defaultLimit,
       }),

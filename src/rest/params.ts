@@ -5,6 +5,7 @@ export function referenceParam(name: string, description: string, location: 'pat
   return z.guid({ error: 'must be a UUID' }).openapi({
     param: { name, in: location },
     description,
+    maxLength: 36,
     example: '3f0c2a9e-5b7d-4c1e-9a2b-6d8e0f1a2b3c',
   });
 }

@@ -3,6 +3,8 @@ import type { AppEnv } from '../http/app-env.ts';
 import { answerForCode } from '../http/errors.ts';
 import { openApiPath } from '../http/paths.ts';
 import { errorResponse } from './errors.ts';
+import { finishOpenApiDocument } from './openapi-document.ts';
+import { indexPaths, refuseUnknownQueryParameters } from './operation-guard.ts';
 import { registerArticleRoutes } from './routes/articles.ts';
 import { registerEventRoutes } from './routes/events.ts';
 import { registerOrganisationRoutes } from './routes/organisations.ts';
@@ -11,6 +13,13 @@ import { registerProfileRoutes } from './routes/profiles.ts';
 import { registerSearchRoutes } from './routes/searches.ts';
 
 export type RestApp = OpenAPIHono<AppEnv>;
+
+const documentedPaths = new WeakMap<RestApp, ReturnType<typeof indexPaths>>();
+
+/** The router's paths with the methods each serves, for refusing other methods before authentication. */
+export function pathsOf(app: RestApp): ReturnType<typeof indexPaths> {
+  return documentedPaths.get(app) ?? [];
+}
 
 /** The `/v1` compatibility router: every endpoint of the interface spec, documented as OpenAPI 3.1. */
 export function createRestRouter(): RestApp {
@@ -25,6 +34,12 @@ export function createRestRouter(): RestApp {
       return errorResponse(c, answerForCode(code), messages);
     },
   });
+  // Registered before the routes so that it runs before their validation; the paths are known once they are.
+  let paths: ReturnType<typeof indexPaths> = [];
+  app.use(
+    '/v1/*',
+    refuseUnknownQueryParameters(() => paths),
+  );
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',
     scheme: 'bearer',
@@ -36,16 +51,34 @@ export function createRestRouter(): RestApp {
   registerProfileOwnershipRoutes(app);
   registerArticleRoutes(app);
   registerEventRoutes(app);
-  app.doc31(openApiPath, {
-    openapi: '3.1.0',
-    info: {
-      title: 'orgraph REST /v1',
-      version: '1.0.0',
-      description:
-        'The business-intelligence interface: organisations, people, events, articles, ownership and saved event searches. ' +
-        'Every response is an envelope `{ status, success, meta, correlation_id }`.',
-    },
-    security: [{ bearerAuth: [] }],
-  });
+  const document = finishOpenApiDocument(
+    app.getOpenAPI31Document({
+      openapi: '3.1.0',
+      info: {
+        title: 'orgraph REST /v1',
+        version: '1.0.0',
+        description:
+          'The business-intelligence interface: organisations, people, events, articles, ownership and saved event searches. ' +
+          'Every response is an envelope `{ status, success, meta, correlation_id }`.',
+        contact: { name: 'orgraph maintainers' },
+        license: {
+          name: 'Proprietary; all rights reserved',
+          identifier: 'LicenseRef-orgraph-proprietary',
+        } as never,
+      },
+      servers: [
+        {
+          url: '/',
+          description:
+            'The server that serves this document (production, staging or local development alike).',
+          'x-internal': false,
+        } as never,
+      ],
+      security: [{ bearerAuth: [] }],
+    }),
+  );
+  paths = indexPaths(document);
+  documentedPaths.set(app, indexPaths(document, { [openApiPath]: ['get'] }));
+  app.get(openApiPath, (c) => c.json(document));
   return app;
 }

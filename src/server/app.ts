@@ -19,7 +19,8 @@ import { graphqlPath, openApiPath } from '../http/paths.ts';
 import { createPersistedQueryStore } from '../http/persisted-queries.ts';
 import type { AppServices } from '../http/services.ts';
 import { errorResponse, handleError } from '../rest/errors.ts';
-import { createRestRouter } from '../rest/router.ts';
+import { refuseUnsupportedMethods } from '../rest/operation-guard.ts';
+import { createRestRouter, pathsOf } from '../rest/router.ts';
 import { cachedGraphiqlPage, registerDocsPage } from './docs-page.ts';
 
 const saneCorrelationId = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
@@ -63,6 +64,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
     app.use('/v1/*', allowOrigins);
     app.use(graphqlPath, allowOrigins);
   }
+  app.use('/v1/*', refuseUnsupportedMethods(pathsOf(rest)));
   app.use('/v1/*', async (c, next) => (c.req.path === openApiPath ? next() : requireToken(c, next)));
   app.route('/', rest);
 

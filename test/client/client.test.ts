@@ -126,6 +126,8 @@ describe('a method per endpoint', () => {
     expect(article.title).toBe(articles.rows[0]!.article.title);
 
     expect(await client.getProfileOwnership(randomUUID())).toEqual([]);
+    expect(await client.listProfileOwnership(randomUUID())).toEqual([]);
+    expect(client.listOrganisationPeople).toBe(client.getOrganisationPeople);
   });
 
   it('saves an event search and lists its events; reads one event', async () => {

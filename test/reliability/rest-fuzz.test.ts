@@ -235,7 +235,8 @@ const saveSearch: fc.Arbitrary<RestCase> = fc
       known: [],
       headers: contentType === null ? {} : { 'Content-Type': contentType },
       body,
-      allowed: [201, 400, 413, 415],
+      // The search takes no query parameters: any pair is refused with 422 before the body is read.
+      allowed: pairs.length > 0 ? [422] : [201, 400, 413, 415],
     }),
   );
 
@@ -264,7 +265,8 @@ const nowhere: fc.Arbitrary<RestCase> = fc
     pairs: [],
     known: [],
     headers: {},
-    allowed: method === 'POST' && path === '/v1/search/events' ? [400, 415] : [404, 422],
+    // A known path asked with a method it does not serve is 405.
+    allowed: method === 'POST' && path === '/v1/search/events' ? [400, 415] : [404, 405, 422],
   }));
 
 /** Every endpoint's requests; built once the sampled references are known. */

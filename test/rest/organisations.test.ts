@@ -602,7 +602,7 @@ describe('GET /v1/organisations/{organisationReference}', () => {
     ]);
   });
 
-  it('shows null addresses and client_summary where none is recorded', async () => {
+  it('shows addresses with null fields, and a null client_summary, where none is recorded', async () => {
     const [bare] = await rows<{ reference: string }>(sql`
       select o.reference from organisations o
       where not exists (select 1 from organisation_addresses x where x.organisation_reference = o.reference)
@@ -611,7 +611,8 @@ describe('GET /v1/organisations/{organisationReference}', () => {
     const { body } = await app.getJson<Envelope<OrganisationRecord, null>>(
       `/v1/organisations/${bare!.reference}`,
     );
-    expect(body.success.addresses).toEqual({ company: null, mailing: null });
+    const unknown = { city: null, state: null, country: null, zip_postal_code: null };
+    expect(body.success.addresses).toEqual({ company: unknown, mailing: unknown });
     expect(body.success.client_summary).toBeNull();
   });
 

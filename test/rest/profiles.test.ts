@@ -268,10 +268,10 @@ describe('current_role', () => {
 
   it('is the most recently started of several current roles', async () => {
     const { roles, current } = await currentRoles(
-      sql`count(*) filter (where end_date is null and start_date is not null) >= 2
-        and count(*) filter (where end_date is null and start_date is null) = 0`,
+      sql`count(*) filter (where end_date is null and start_date is not null and organisation_reference is not null) >= 2
+        and count(*) filter (where end_date is null and start_date is null and organisation_reference is not null) = 0`,
     );
-    const open = roles.filter((role) => role.end_date === null);
+    const open = roles.filter((role) => role.end_date === null && role.name !== null);
     const latest = open.reduce((best, role) => (role.start_date! > best.start_date! ? role : best));
     expect(current).toEqual({
       title: latest.title,
@@ -282,15 +282,30 @@ describe('current_role', () => {
 
   it('prefers a dated current role over an undated one', async () => {
     const { roles, current } = await currentRoles(
-      sql`count(*) filter (where end_date is null and start_date is not null) >= 1
-        and count(*) filter (where end_date is null and start_date is null) >= 1`,
+      sql`count(*) filter (where end_date is null and start_date is not null and organisation_reference is not null) >= 1
+        and count(*) filter (where end_date is null and start_date is null and organisation_reference is not null) >= 1`,
     );
-    const dated = roles.filter((role) => role.end_date === null && role.start_date !== null);
+    const dated = roles.filter(
+      (role) => role.end_date === null && role.start_date !== null && role.name !== null,
+    );
     const latest = dated.reduce((best, role) => (role.start_date! > best.start_date! ? role : best));
     expect(current).toEqual({
       title: latest.title,
       organisation: latest.name,
       start_date: latest.start_date,
+    });
+  });
+
+  it('is the open role held at an organisation when another open role has none', async () => {
+    const { roles, current } = await currentRoles(
+      sql`count(*) filter (where end_date is null and organisation_reference is null) >= 1
+        and count(*) filter (where end_date is null and organisation_reference is not null) = 1`,
+    );
+    const [placed] = roles.filter((role) => role.end_date === null && role.name !== null);
+    expect(current).toEqual({
+      title: placed!.title,
+      organisation: placed!.name,
+      start_date: placed!.start_date,
     });
   });
 

@@ -39,6 +39,14 @@ async function placeExperience(loaders: Loaders, experience: Experience): Promis
   return { experience, organisation, occupation };
 }
 
+/**
+ * The record's current role: the current role (see `pickCurrentRole`) among those held at a known
+ * organisation, so that its organisation is always a name; null when no open role has one.
+ */
+function pickPlacedRole(history: readonly Experience[]): Experience | null {
+  return pickCurrentRole(history.filter((experience) => experience.organisationReference !== null));
+}
+
 /** `loadMany` reports a failed key as an Error in place; it is thrown, for the caller's error handling. */
 function unwrap<T>(value: T | Error): T {
   if (value instanceof Error) throw value;
@@ -57,7 +65,7 @@ export async function getProfileRecord(
     loaders.emailsByProfile.load(reference),
   ]);
   const experiences = await Promise.all(history.map((experience) => placeExperience(loaders, experience)));
-  const current = pickCurrentRole(history);
+  const current = pickPlacedRole(history);
   const currentRole = experiences.find((placed) => placed.experience === current) ?? null;
   return { profile, experiences, currentRole, emails };
 }
@@ -77,7 +85,7 @@ export async function findProfilesPage(
   const histories = await loaders.experiencesByProfile.loadMany(profiles.map((profile) => profile.reference));
   const roles = await Promise.all(
     histories.map((history) => {
-      const current = pickCurrentRole(unwrap(history));
+      const current = pickPlacedRole(unwrap(history));
       return current ? placeExperience(loaders, current) : null;
     }),
   );

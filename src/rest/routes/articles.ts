@@ -9,6 +9,7 @@ import { articleSchema, serializeArticle } from '../serializers/articles.ts';
 const getArticleRoute = createRoute({
   method: 'get',
   path: '/v1/articles/{articleReference}',
+  operationId: 'getArticle',
   tags: ['Articles'],
   summary: 'Get an article',
   description:

@@ -25,6 +25,7 @@ export function parseInstant(text: string): Date | null {
 const instantParam = (name: string, description: string) =>
   z
     .string()
+    .max(64, { error: 'must be at most 64 characters long' })
     .transform((text, context) => {
       const instant = parseInstant(text);
       if (instant) return instant;
@@ -40,6 +41,11 @@ const instantParam = (name: string, description: string) =>
       param: { name, in: 'query' },
       description,
       type: 'string',
+      maxLength: 64,
+      anyOf: [
+        { type: 'string', format: 'date', maxLength: 10 },
+        { type: 'string', format: 'date-time', maxLength: 64 },
+      ],
       example: '2024-05-01',
     });
 
@@ -50,6 +56,7 @@ const eventReferenceParams = z.object({
 const getEventRoute = createRoute({
   method: 'get',
   path: '/v1/events/{eventReference}',
+  operationId: 'getEvent',
   tags: ['Events'],
   summary: 'Get an event',
   description:
@@ -100,6 +107,7 @@ const listEventsQuery = z.object({
 const listEventsRoute = createRoute({
   method: 'get',
   path: '/v1/events',
+  operationId: 'listEvents',
   tags: ['Events'],
   summary: 'List events',
   description:

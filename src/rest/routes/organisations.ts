@@ -13,7 +13,13 @@ import { getOrganisationOwnership } from '../../domain/ownership/organisation-ow
 import { organisationStatuses, scoreDimensions } from '../../domain/vocabulary/organisations.ts';
 import { requireActivityCoverage } from '../../http/activity-coverage.ts';
 import { covers } from '../../http/authenticate.ts';
-import { commonErrorResponses, envelope, envelopeSchema, notFoundResponse } from '../envelope.ts';
+import {
+  commonErrorResponses,
+  envelope,
+  envelopeSchema,
+  errorContent,
+  notFoundResponse,
+} from '../envelope.ts';
 import { listResponse } from '../list-response.ts';
 import { maxLimit, pageMetaSchema, pagingQuery } from '../paging.ts';
 import { referenceParam } from '../params.ts';
@@ -46,7 +52,7 @@ function booleanQuery(name: string, description: string) {
     .enum(['true', 'false'], { error: 'must be true or false' })
     .transform((value) => value === 'true')
     .optional()
-    .openapi({ param: { name, in: 'query' }, description });
+    .openapi({ param: { name, in: 'query' }, type: 'boolean', description });
 }
 
 /** A decimal integer in [min, max]; `''`, `1.5`, `1e2` and `0x10` are refused rather than coerced. */
@@ -58,14 +64,25 @@ function integerQuery(name: string, min: number, max: number, description: strin
     .transform(Number)
     .pipe(z.number().int().min(min, { error: message }).max(max, { error: message }))
     .optional()
-    .openapi({ param: { name, in: 'query' }, type: 'integer', minimum: min, maximum: max, description });
+    .openapi({
+      param: { name, in: 'query' },
+      type: 'integer',
+      format: 'int32',
+      minimum: min,
+      maximum: max,
+      description,
+    });
 }
+
+/** The longest name substring searched; longer values give 422. */
+const maxNameLength = 200;
 
 const statusValues = [...organisationStatuses, 'all'] as const;
 
 const listQuery = z.object({
   name: z
     .string()
+    .max(maxNameLength, { error: `must be at most ${maxNameLength} characters long` })
     .optional()
     .openapi({
       param: { name: 'name', in: 'query' },
@@ -83,19 +100,21 @@ const listQuery = z.object({
     .optional()
     .openapi({
       param: { name: 'industry', in: 'query' },
-      type: 'integer',
+      pattern: '^(?:[0-9]{2}){1,4}$',
+      maxLength: 8,
       description:
-        'A GICS code (sector, industry group, industry or sub-industry); matches it and every code below it.',
-      example: 45,
+        'A GICS code (sector, industry group, industry or sub-industry); matches it and every code below it. A code that is no GICS classification gives 422.',
+      example: '45',
     }),
   country: z
     .string()
     .min(1, { error: 'must be a country code or name' })
+    .max(64, { error: 'must be a country code or name' })
     .optional()
     .openapi({
       param: { name: 'country', in: 'query' },
       description:
-        'Country of the company address: an ISO 3166 alpha-2 or alpha-3 code or an English name, any case.',
+        'Country of the company address: an ISO 3166 alpha-2 or alpha-3 code or an English name, any case. Anything else gives 422.',
       example: 'GB',
     }),
   type: enumQuery(
@@ -124,9 +143,14 @@ const listQuery = z.object({
     .transform((value) => [...new Set(value.split(',').map((type) => type.trim() as ActivityType))])
     .optional()
     .openapi({
-      param: { name: 'activity_type', in: 'query' },
+      param: { name: 'activity_type', in: 'query', style: 'form', explode: false },
+      type: 'array',
+      items: { type: 'string', enum: [...activityTypes] },
+      minItems: 1,
+      maxItems: activityTypes.length,
+      uniqueItems: true,
       description: `Comma-separated from ${activityTypes.join(', ')}: organisations with activity of any of them.`,
-      example: 'move,funding',
+      example: ['move', 'funding'],
     }),
   activity_period: enumQuery(
     'activity_period',
@@ -134,7 +158,11 @@ const listQuery = z.object({
     'Only organisations with activity (of `activity_type`, when given) within the last 7, 30, 91 or 365 days.',
   ),
   score_min: integerQuery('score_min', 1, 100, 'Lowest score on `score_dimension` (both or neither).'),
-  score_dimension: enumQuery('score_dimension', scoreDimensions, 'The score `score_min` applies to.'),
+  score_dimension: enumQuery(
+    'score_dimension',
+    scoreDimensions,
+    'The score `score_min` applies to; give both or neither (one alone gives 422).',
+  ),
   ...pagingQuery(maxLimit),
 });
 
@@ -182,6 +210,7 @@ const json = <Schema extends z.ZodType>(description: string, schema: Schema) => 
 const listRoute = createRoute({
   method: 'get',
   path: '/v1/organisations',
+  operationId: 'listOrganisations',
   tags: ['Organisations'],
   summary: 'List organisations',
   description:
@@ -195,14 +224,20 @@ const listRoute = createRoute({
       envelopeSchema(z.array(organisationListRowSchema), pageMetaSchema),
     ),
     ...commonErrorResponses,
+    422: errorContent(
+      'A parameter has the wrong type or a value outside its allowed set; also `score_min` without `score_dimension` or the reverse, an unknown country, a code that is no GICS classification, or an undeclared query parameter.',
+    ),
   },
 });
 
 const getRoute = createRoute({
   method: 'get',
   path: '/v1/organisations/{organisationReference}',
+  operationId: 'getOrganisation',
   tags: ['Organisations'],
   summary: 'Get an organisation',
+  description:
+    'One organisation with its tickers, industries, both addresses (null fields when unknown), latest assets-under-management record, relationship counts, status and confidence.',
   middleware: [covers('organisations')] as const,
   request: { params: organisationReferenceParam },
   responses: {
@@ -215,6 +250,7 @@ const getRoute = createRoute({
 const peopleRoute = createRoute({
   method: 'get',
   path: '/v1/organisations/{organisationReference}/people',
+  operationId: 'listOrganisationPeople',
   tags: ['Organisations'],
   summary: "List an organisation's people",
   description: 'Current executives, current professionals and alumni, all in one response (not paginated).',
@@ -230,6 +266,7 @@ const peopleRoute = createRoute({
 const ownershipRoute = createRoute({
   method: 'get',
   path: '/v1/organisations/{organisationReference}/ownership',
+  operationId: 'getOrganisationOwnership',
   tags: ['Ownership'],
   summary: "Get an organisation's ownership",
   description: 'Who owns the organisation (people and organisations) and what it owns, in one response.',

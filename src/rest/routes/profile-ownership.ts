@@ -9,6 +9,7 @@ import { profileOwnershipItemSchema, serializeProfileOwnershipItem } from '../se
 const profileOwnershipRoute = createRoute({
   method: 'get',
   path: '/v1/profiles/{profileReference}/ownership',
+  operationId: 'listProfileOwnership',
   tags: ['Ownership'],
   summary: "List a profile's ownership",
   description:

@@ -28,6 +28,7 @@ const profileReferenceParam = z.object({
 const listProfilesRoute = createRoute({
   method: 'get',
   path: '/v1/profiles',
+  operationId: 'listProfiles',
   tags: ['Profiles'],
   summary: 'List profiles',
   description: 'People sorted by surname, then first name (then reference, so that pages never overlap).',
@@ -36,6 +37,7 @@ const listProfilesRoute = createRoute({
     query: z.object({
       search: z
         .string()
+        .max(200, { error: 'must be at most 200 characters long' })
         .optional()
         .openapi({ description: "Case-insensitive substring of the person's full name, taken literally." }),
       organisationReference: referenceParam(
@@ -67,6 +69,7 @@ const listProfilesRoute = createRoute({
 const getProfileRoute = createRoute({
   method: 'get',
   path: '/v1/profiles/{profileReference}',
+  operationId: 'getProfile',
   tags: ['Profiles'],
   summary: 'Get a profile',
   description: 'One person with their current role, work history, email addresses and links.',
@@ -85,6 +88,7 @@ const getProfileRoute = createRoute({
 const listProfileArticlesRoute = createRoute({
   method: 'get',
   path: '/v1/profiles/{profileReference}/articles',
+  operationId: 'listProfileArticles',
   tags: ['Profiles', 'Articles'],
   summary: "List a profile's articles",
   description:

@@ -62,6 +62,7 @@ const saveSearchBody = z
 const saveSearchRoute = createRoute({
   method: 'post',
   path: '/v1/search/events',
+  operationId: 'saveEventSearch',
   tags: ['Searches'],
   summary: 'Save an event search',
   description:
@@ -107,6 +108,7 @@ const suggestionsQuery = z.object({
 const suggestionsRoute = createRoute({
   method: 'get',
   path: '/v1/search/suggestions',
+  operationId: 'listSuggestions',
   tags: ['Searches'],
   summary: 'List suggestions',
   description:

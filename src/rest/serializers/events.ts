@@ -3,7 +3,7 @@ import type { DescribedEvent } from '../../domain/events/describe-events.ts';
 import { eventTypes } from '../../domain/vocabulary/events.ts';
 import { annotationSchema, serializeAnnotation } from './annotations.ts';
 import {
-  addressSchema,
+  addressesSchema,
   serializeAddress,
   serializeClientSummary,
   serializeTicker,
@@ -22,7 +22,7 @@ const moveOrganisationSchema = organisationRefSchema
     listings: z
       .array(tickerSchema)
       .openapi({ description: "The organisation's tickers, the primary listing first." }),
-    addresses: z.object({ company: addressSchema.nullable(), mailing: addressSchema.nullable() }),
+    addresses: addressesSchema,
   })
   .openapi('MoveOrganisation');
 
@@ -135,32 +135,55 @@ const clientSummaryDataSchema = z
   })
   .openapi('ClientSummaryEventData');
 
+const eventBase = z.object({
+  reference: z.uuid(),
+  summary: z.string().nullable().openapi({ description: 'A readable one-line summary.' }),
+  publish_date: datetimeSchema.openapi({ description: 'When the event became public.' }),
+  links: z
+    .array(z.unknown())
+    .max(0)
+    .openapi({ description: 'Related links; empty on every event type today.' }),
+});
+
+/** One variant of the event record: the common fields, a literal `event_type` and the `data` of that type. */
+const eventVariant = <const Type extends (typeof eventTypes)[number], Data extends z.ZodType>(
+  type: Type,
+  data: Data,
+  name: string,
+) =>
+  eventBase
+    .extend({
+      event_type: z.literal(type),
+      data: data,
+    })
+    .openapi(name, { description: `An event of type \`${type}\`; \`data\` holds its fields.` });
+
 export const eventSchema = z
-  .object({
-    reference: z.uuid(),
-    event_type: z.enum(eventTypes),
-    summary: z.string().nullable().openapi({ description: 'A readable one-line summary.' }),
-    publish_date: datetimeSchema.openapi({ description: 'When the event became public.' }),
-    data: z
-      .union([
-        moveDataSchema,
-        fundingDataSchema,
-        dealDataSchema,
-        publicOfferingDataSchema,
-        clientSummaryDataSchema,
-      ])
-      .openapi({ description: 'The fields of this event type.' }),
-    links: z.array(z.unknown()).openapi({ description: 'Related links; empty on every event type today.' }),
-  })
-  .openapi('Event');
+  .discriminatedUnion('event_type', [
+    eventVariant('move', moveDataSchema, 'MoveEvent'),
+    eventVariant('funding', fundingDataSchema, 'FundingEvent'),
+    eventVariant('deal', dealDataSchema, 'DealEvent'),
+    eventVariant('public_offering', publicOfferingDataSchema, 'PublicOfferingEvent'),
+    eventVariant('client_summary', clientSummaryDataSchema, 'ClientSummaryEvent'),
+  ])
+  .openapi('Event', {
+    description: `An event; \`event_type\` (one of ${eventTypes.join(', ')}) tells which fields \`data\` holds.`,
+  });
 
 export type EventWire = z.infer<typeof eventSchema>;
 
 const refOf = (organisation: { reference: string; name: string } | null) =>
   organisation ? { reference: organisation.reference, name: organisation.name } : null;
 
-function serializeData(described: DescribedEvent): EventWire['data'] {
+/** The interface's event record: common fields, and the `event_type` and `data` that vary together. */
+export function serializeEvent(described: DescribedEvent): EventWire {
   const { event } = described;
+  const common = {
+    reference: event.reference,
+    summary: event.summary,
+    publish_date: event.publishDate.toISOString(),
+    links: [],
+  };
   const details = event.details;
   const participants = described.participants.map(({ profile, role }) => ({
     reference: profile.reference,
@@ -172,80 +195,87 @@ function serializeData(described: DescribedEvent): EventWire['data'] {
     case 'move': {
       const { organisation, profile, occupation } = described;
       return {
-        move_type: event.moveType,
-        profile: profile
-          ? { reference: profile.reference, first_name: profile.firstName, last_name: profile.lastName }
-          : null,
-        occupation: occupation ? { reference: occupation.reference, name: occupation.name } : null,
-        organisation: organisation
-          ? {
-              reference: organisation.reference,
-              name: organisation.name,
-              listings: described.listings.map(serializeTicker),
-              addresses: {
-                company: serializeAddress(described.addresses.company),
-                mailing: serializeAddress(described.addresses.mailing),
-              },
-            }
-          : null,
-        effective_date: event.effectiveDate?.toISOString() ?? null,
-        compensations: (details.compensations ?? []).map((compensation) => ({
-          type: compensation.type,
-          value: compensation.value,
-          value_type: compensation.value_type,
-          value_suffix: compensation.value_suffix,
-        })),
-        articles: described.articles.map(({ article, annotations }) => ({
-          reference: article.reference,
-          title: article.title,
-          published_at: article.publishedAt.toISOString(),
-          annotations: annotations.map((annotation) => serializeAnnotation(annotation, article.licence)),
-        })),
+        ...common,
+        event_type: 'move',
+        data: {
+          move_type: event.moveType,
+          profile: profile
+            ? { reference: profile.reference, first_name: profile.firstName, last_name: profile.lastName }
+            : null,
+          occupation: occupation ? { reference: occupation.reference, name: occupation.name } : null,
+          organisation: organisation
+            ? {
+                reference: organisation.reference,
+                name: organisation.name,
+                listings: described.listings.map(serializeTicker),
+                addresses: {
+                  company: serializeAddress(described.addresses.company),
+                  mailing: serializeAddress(described.addresses.mailing),
+                },
+              }
+            : null,
+          effective_date: event.effectiveDate?.toISOString() ?? null,
+          compensations: (details.compensations ?? []).map((compensation) => ({
+            type: compensation.type,
+            value: compensation.value,
+            value_type: compensation.value_type,
+            value_suffix: compensation.value_suffix,
+          })),
+          articles: described.articles.map(({ article, annotations }) => ({
+            reference: article.reference,
+            title: article.title,
+            published_at: article.publishedAt.toISOString(),
+            annotations: annotations.map((annotation) => serializeAnnotation(annotation, article.licence)),
+          })),
+        },
       };
     }
     case 'funding':
       return {
-        organisation: refOf(described.organisation),
-        round: details.round ?? null,
-        value: details.value ?? null,
-        currency_code: details.currency_code ?? null,
-        participants,
+        ...common,
+        event_type: 'funding',
+        data: {
+          organisation: refOf(described.organisation),
+          round: details.round ?? null,
+          value: details.value ?? null,
+          currency_code: details.currency_code ?? null,
+          participants,
+        },
       };
     case 'deal':
       return {
-        organisation: refOf(described.organisation),
-        acquirer: refOf(described.acquirer),
-        acquiree: refOf(described.acquiree),
-        deal: details.deal ? { ...details.deal } : null,
+        ...common,
+        event_type: 'deal',
+        data: {
+          organisation: refOf(described.organisation),
+          acquirer: refOf(described.acquirer),
+          acquiree: refOf(described.acquiree),
+          deal: details.deal ? { ...details.deal } : null,
+        },
       };
     case 'public_offering':
       return {
-        organisation: refOf(described.organisation),
-        offering: details.offering ? { ...details.offering } : null,
-        participants,
+        ...common,
+        event_type: 'public_offering',
+        data: {
+          organisation: refOf(described.organisation),
+          offering: details.offering ? { ...details.offering } : null,
+          participants,
+        },
       };
     case 'client_summary': {
       const summary = described.clientSummary ? serializeClientSummary(described.clientSummary) : null;
       return {
-        organisation: refOf(described.organisation),
-        currency_code: summary?.currency_code ?? null,
-        summary_type: summary?.summary_type ?? null,
-        publish_date: summary?.publish_date ?? null,
-        entries: summary?.entries ?? [],
+        ...common,
+        event_type: 'client_summary',
+        data: {
+          organisation: refOf(described.organisation),
+          currency_code: summary?.currency_code ?? null,
+          summary_type: summary?.summary_type ?? null,
+          publish_date: summary?.publish_date ?? null,
+          entries: summary?.entries ?? [],
+        },
       };
     }
   }
-}
-
-/** The interface's event record: common fields and the `data` of its type. */
-export function serializeEvent(described: DescribedEvent): EventWire {
-  const { event } = described;
-  return {
-    reference: event.reference,
-    event_type: event.type,
-    summary: event.summary,
-    publish_date: event.publishDate.toISOString(),
-    data: serializeData(described),
-    links: [],
-  };
 }

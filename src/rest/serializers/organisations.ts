@@ -73,7 +73,10 @@ export const addressSchema = z
     country: z.string().nullable().openapi({ description: 'ISO 3166-1 alpha-2 code.', example: 'GB' }),
     zip_postal_code: z.string().nullable(),
   })
-  .openapi('OrganisationAddress');
+  .openapi('OrganisationAddress', { description: 'Every field null when the address is unknown.' });
+
+/** Both addresses, always objects: an unknown address has null fields. */
+export const addressesSchema = z.object({ company: addressSchema, mailing: addressSchema });
 
 const clientSummarySchema = z
   .object({
@@ -121,7 +124,7 @@ export const organisationRecordSchema = z
       .openapi({
         description: 'GICS classification; level 1 sector to 4 sub-industry; the primary one first.',
       }),
-    addresses: z.object({ company: addressSchema.nullable(), mailing: addressSchema.nullable() }),
+    addresses: addressesSchema,
     client_summary: clientSummarySchema
       .nullable()
       .openapi({ description: 'The latest assets-under-management record, or null.' }),
@@ -137,13 +140,12 @@ export const organisationRecordSchema = z
   })
   .openapi('Organisation');
 
-export function serializeAddress(address: OrganisationAddress | null): z.infer<typeof addressSchema> | null {
-  if (!address) return null;
+export function serializeAddress(address: OrganisationAddress | null): z.infer<typeof addressSchema> {
   return {
-    city: address.city,
-    state: address.state,
-    country: address.country,
-    zip_postal_code: address.zipPostalCode,
+    city: address?.city ?? null,
+    state: address?.state ?? null,
+    country: address?.country ?? null,
+    zip_postal_code: address?.zipPostalCode ?? null,
   };
 }
 

@@ -16,20 +16,20 @@ const confidenceScoreSchema = z
 export const currentRoleSchema = z
   .object({
     title: z.string().openapi({ description: 'The title as recorded.' }),
-    organisation: z.string().nullable().openapi({ description: "The organisation's name." }),
+    organisation: z.string().openapi({ description: "The organisation's name." }),
     start_date: dateSchema.nullable(),
   })
   .nullable()
   .openapi('CurrentRole', {
     description:
-      'The role with no end date (the most recently started if several); null when the person has no current role.',
+      'The role with no end date held at a known organisation (the most recently started if several); null when the person has none.',
   });
 
 export function serializeCurrentRole(role: PlacedExperience | null): z.infer<typeof currentRoleSchema> {
   if (!role) return null;
   return {
     title: role.experience.occupationTitle,
-    organisation: role.organisation?.name ?? null,
+    organisation: role.organisation?.name ?? '',
     start_date: role.experience.startDate,
   };
 }
@@ -84,7 +84,7 @@ const emailSchema = z
   .openapi('ProfileEmail');
 
 const linksSchema = z
-  .union([z.object({ Linkedin: z.object({ href: z.string() }) }), z.tuple([]).openapi({ maxItems: 0 })])
+  .union([z.object({ Linkedin: z.object({ href: z.string() }) }), z.array(z.unknown()).max(0)])
   .openapi({
     description: '`{ Linkedin: { href } }` when the LinkedIn address is known; an empty array otherwise.',
   });

@@ -1,23 +1,26 @@
 import { z } from '@hono/zod-openapi';
 import type { SavedSearch } from '../../domain/records.ts';
-import { supportedFieldTypes } from '../../domain/searches/chips.ts';
+import { joinValues, knownOperators, supportedFieldTypes } from '../../domain/searches/chips.ts';
 import type { Suggestion } from '../../domain/suggestions/find-suggestions.ts';
 
 export const conditionChipSchema = z
   .object({
-    fieldType: z.string().openapi({
-      description: `One of ${supportedFieldTypes.join(', ')}; other field types are accepted and listed in \`ignored_field_types\`.`,
+    fieldType: z.enum(supportedFieldTypes).openapi({
+      description:
+        'The field the chip filters. The server also accepts other field types: they filter nothing and are listed in `ignored_field_types`.',
       example: 'Organisation',
     }),
     label: z
       .string()
       .openapi({ description: 'Text shown to a user; kept as sent.', example: 'Acme Holdings' }),
-    value: z.string().openapi({
+    value: z.string().min(1).openapi({
       description:
         'Not empty. A UUID for `Organisation` and `Occupation`; the exact value for the other types.',
       example: '0b5f6a0e-9a3b-4c59-8d43-1d0c3c1f2a77',
     }),
-    operator: z.string().openapi({ description: '`EQUAL` (any case).', example: 'EQUAL' }),
+    operator: z
+      .enum(knownOperators)
+      .openapi({ description: '`EQUAL`; the server compares it in any case.', example: 'EQUAL' }),
   })
   .openapi('ConditionChip');
 
@@ -25,9 +28,10 @@ export const joinChipSchema = z
   .object({
     fieldType: z.literal('Operator'),
     label: z.string().openapi({ example: 'OR' }),
-    value: z
-      .string()
-      .openapi({ description: '`AND` or `OR` (any case); AND binds tighter than OR.', example: 'OR' }),
+    value: z.enum(joinValues).openapi({
+      description: '`AND` or `OR` (the server compares in any case); AND binds tighter than OR.',
+      example: 'OR',
+    }),
   })
   .openapi('JoinChip', { description: 'Sits between two condition chips; it has no `operator`.' });
 
