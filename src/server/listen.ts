@@ -80,10 +80,10 @@ export async function startServer(
     stopping ??= (async () => {
       services.readiness.accepting = false;
       if (refresher) clearInterval(refresher);
-      await adminSocket?.close();
       // Takes the connections already queued, then refuses new ones, finishes every accepted request, and closes
       // idle keep-alive connections.
       await connections.close({ idleGraceMs: 1_000, maxDrainMs: 3_000 });
+      await adminSocket?.close();
       await quotas.close();
       await viewerCache?.close();
       await readReplica?.close();
