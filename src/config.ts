@@ -19,16 +19,51 @@ const originList = z
     ),
   )
   .default([]);
+/** A PostgreSQL connection string: a URL whose scheme is postgres: or postgresql:. */
+const postgresUrl = z
+  .string()
+  .min(1)
+  .refine((value) => URL.canParse(value), {
+    message: 'not a URL; expected postgres://user:password@host:5432/database',
+  })
+  .refine((value) => !URL.canParse(value) || ['postgres:', 'postgresql:'].includes(new URL(value).protocol), {
+    message: 'not a PostgreSQL URL (postgres:// or postgresql://); orgraph runs on PostgreSQL only',
+  });
+
+/** The environment variable behind each setting, for messages. */
+const variables: Record<string, string> = {
+  databaseUrl: 'DATABASE_URL',
+  databaseReadUrl: 'DATABASE_READ_URL',
+  dataDir: 'DATA_DIR',
+  poolMax: 'DATABASE_POOL_MAX',
+  poolWaitMs: 'DATABASE_POOL_WAIT_MS',
+  connectTimeoutSeconds: 'DATABASE_CONNECT_TIMEOUT_SECONDS',
+  statementTimeoutMs: 'STATEMENT_TIMEOUT_MS',
+  countTimeoutMs: 'COUNT_TIMEOUT_MS',
+  activityRefreshSeconds: 'ACTIVITY_REFRESH_SECONDS',
+  port: 'PORT',
+  host: 'HOST',
+  plansFile: 'PLANS_FILE',
+  redisUrl: 'REDIS_URL',
+  rateLimitKeyPrefix: 'RATE_LIMIT_KEY_PREFIX',
+  logLevel: 'LOG_LEVEL',
+  metricsToken: 'METRICS_TOKEN',
+  corsOrigins: 'CORS_ORIGINS',
+  trustProxy: 'TRUST_PROXY',
+  authFailureLimit: 'AUTH_FAILURE_LIMIT',
+};
 
 const configSchema = z.object({
   /** A PostgreSQL connection string; unset means the embedded database under `dataDir`. */
-  databaseUrl: z.string().min(1).optional(),
+  databaseUrl: postgresUrl.optional(),
   /** A read replica of `databaseUrl`: every read goes there, writes (saved searches) and tokens go to the primary. */
-  databaseReadUrl: z.string().min(1).optional(),
+  databaseReadUrl: postgresUrl.optional(),
   dataDir: z.string().min(1).default('./.data'),
   poolMax: integer(10, 1),
   /** How long a request may wait for a pooled connection before failing with 503. */
   poolWaitMs: integer(2000, 1),
+  /** How long opening the database may take (connecting, authenticating, a first answer) before giving up. */
+  connectTimeoutSeconds: integer(10, 1),
   statementTimeoutMs: integer(5000, 1),
   /** Past this, list totals fall back to the planner's table-wide estimate. */
   countTimeoutMs: integer(200, 1),
@@ -64,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: env.DATA_DIR || undefined,
     poolMax: env.DATABASE_POOL_MAX || undefined,
     poolWaitMs: env.DATABASE_POOL_WAIT_MS || undefined,
+    connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS || undefined,
     statementTimeoutMs: env.STATEMENT_TIMEOUT_MS || undefined,
     countTimeoutMs: env.COUNT_TIMEOUT_MS || undefined,
     activityRefreshSeconds: env.ACTIVITY_REFRESH_SECONDS || undefined,
@@ -84,7 +120,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    const problems = parsed.error.issues.map((issue) => {
+      const key = issue.path.join('.');
+      return `${variables[key] ?? key}: ${issue.message}`;
+    });
     throw new Error(`Invalid configuration: ${problems.join('; ')}`);
   }
   return parsed.data;

@@ -77,7 +77,10 @@ export async function listTokens(db: Database): Promise<Omit<ApiToken, 'tokenHas
 
 /** Revokes by id or by the token itself; returns false when nothing active matched. */
 export async function revokeToken(db: Database, idOrToken: string): Promise<boolean> {
-  const byId = /^[0-9a-f-]{36}$/i.test(idOrToken) ? eq(apiTokensTable.id, idOrToken) : undefined;
+  // Only a UUID in its textual form is an id; anything else (36 hex digits, say) is hashed as a token and matches none.
+  const byId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(idOrToken)
+    ? eq(apiTokensTable.id, idOrToken)
+    : undefined;
   const match = byId ?? eq(apiTokensTable.tokenHash, hashToken(idOrToken));
   const revoked = await db
     .update(apiTokensTable)

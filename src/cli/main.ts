@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import { loadPlans } from '../auth/plans.ts';
 import { createToken, listTokens, revokeToken } from '../auth/tokens.ts';
@@ -6,12 +7,17 @@ import { type DatabaseHandle, openDatabase } from '../db/database.ts';
 import { migrateDatabase } from '../db/migrate.ts';
 import { isDatabaseUnavailable } from '../domain/errors.ts';
 import { logger } from '../http/observability/logger.ts';
+import { packageFile } from '../package-files.ts';
+import type { AdminRequest, AdminResponse } from '../server/admin-protocol.ts';
 import { startServer } from '../server/listen.ts';
+import { askRunningServer } from './admin-client.ts';
 import { registerImportCommands } from './import-commands.ts';
 
-const program = new Command('orgraph').description(
-  'orgraph: organisations, people, events and articles as a GraphQL graph and a REST /v1 API',
-);
+const { version } = JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string };
+
+const program = new Command('orgraph')
+  .description('orgraph: organisations, people, events and articles as a GraphQL graph and a REST /v1 API')
+  .version(version, '-V, --version', 'print the version (the package.json version) and exit');
 
 async function withDatabase<T>(work: (handle: DatabaseHandle) => Promise<T>): Promise<T> {
   const config = loadConfig();
@@ -22,6 +28,49 @@ async function withDatabase<T>(work: (handle: DatabaseHandle) => Promise<T>): Pr
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * A token command: on the embedded store, asked of the server running on it when there is one (the store admits one
+ * process); otherwise done on the database directly.
+ */
+async function tokenCommand<T>(
+  request: AdminRequest,
+  direct: (handle: DatabaseHandle) => Promise<T>,
+  fromServer: (response: AdminResponse & { ok: true }) => T,
+): Promise<T> {
+  const config = loadConfig();
+  if (!config.databaseUrl) {
+    const response = await askRunningServer(config.dataDir, request);
+    if (response) {
+      if (!response.ok) throw new Error(response.error);
+      return fromServer(response);
+    }
+  }
+  return withDatabase(direct);
+}
+
+function printTokenRows(
+  rows: {
+    id: string;
+    hint: string;
+    plan: string;
+    label: string | null;
+    createdAt: string;
+    revokedAt: string | null;
+  }[],
+): void {
+  for (const row of rows) {
+    const state = row.revokedAt ? `revoked ${row.revokedAt}` : 'active';
+    console.log([row.id, `${row.hint}…`, row.plan, state, row.createdAt, row.label ?? ''].join('\t'));
+  }
+}
+
+function reportRevoked(revoked: boolean): void {
+  if (!revoked) {
+    console.error('No active token matches.');
+    process.exitCode = 1;
+  } else console.error('Token revoked.');
 }
 
 function parseScale(value: string): number {
@@ -116,36 +165,45 @@ token
   .description('Create a token and print it (only once) on stdout')
   .requiredOption('--plan <plan>', 'the plan the token reaches: starter, professional or enterprise')
   .option('--label <label>', 'a note to recognise the token by')
-  .action((options: { plan: string; label?: string }) =>
-    withDatabase(async (handle) => {
-      const created = await createToken(handle.db, loadPlans(loadConfig().plansFile), options);
-      console.log(created.token);
-    }),
-  );
+  .action(async (options: { plan: string; label?: string }) => {
+    const token = await tokenCommand(
+      {
+        command: 'create',
+        plan: options.plan,
+        ...(options.label === undefined ? {} : { label: options.label }),
+      },
+      async (handle) => (await createToken(handle.db, loadPlans(loadConfig().plansFile), options)).token,
+      (response) => ('token' in response ? response.token : ''),
+    );
+    console.log(token);
+  });
 token
   .command('list')
   .description('List tokens (never their secrets)')
-  .action(() =>
-    withDatabase(async (handle) => {
-      for (const row of await listTokens(handle.db)) {
-        const state = row.revokedAt ? `revoked ${row.revokedAt.toISOString()}` : 'active';
-        console.log(
-          [row.id, `${row.hint}…`, row.plan, state, row.createdAt.toISOString(), row.label ?? ''].join('\t'),
-        );
-      }
-    }),
-  );
+  .action(async () => {
+    const rows = await tokenCommand(
+      { command: 'list' },
+      async (handle) =>
+        (await listTokens(handle.db)).map((row) => ({
+          ...row,
+          createdAt: row.createdAt.toISOString(),
+          revokedAt: row.revokedAt ? row.revokedAt.toISOString() : null,
+        })),
+      (response) => ('tokens' in response ? response.tokens : []),
+    );
+    printTokenRows(rows);
+  });
 token
   .command('revoke <idOrToken>')
   .description('Revoke a token by its id (from `token list`) or by the token itself')
-  .action((idOrToken: string) =>
-    withDatabase(async (handle) => {
-      if (!(await revokeToken(handle.db, idOrToken))) {
-        console.error('No active token matches.');
-        process.exitCode = 1;
-      } else console.error('Token revoked.');
-    }),
-  );
+  .action(async (idOrToken: string) => {
+    const revoked = await tokenCommand(
+      { command: 'revoke', idOrToken },
+      (handle) => revokeToken(handle.db, idOrToken),
+      (response) => 'revoked' in response && response.revoked,
+    );
+    reportRevoked(revoked);
+  });
 
 program
   .command('print-schema')

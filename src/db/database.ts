@@ -7,6 +7,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import type postgres from 'postgres';
 import type { Config } from '../config.ts';
+import { checkDatabaseReachable } from './connect-check.ts';
 import { createGuardedPool } from './pool-guard.ts';
 import { lockEmbeddedStore } from './store-lock.ts';
 
@@ -50,7 +51,12 @@ const statementLogger: Logger = {
 };
 
 export async function openDatabase(config: Config): Promise<DatabaseHandle> {
-  if (config.databaseUrl) return openPostgres(config, config.databaseUrl);
+  if (config.databaseUrl) {
+    // One connection first, under DATABASE_CONNECT_TIMEOUT_SECONDS: a wrong URL, a missing database, bad
+    // credentials or a silent server end here in one sentence, instead of in the first migration or never.
+    await checkDatabaseReachable(config.databaseUrl, 'DATABASE_URL', config.connectTimeoutSeconds);
+    return openPostgres(config, config.databaseUrl);
+  }
   return openEmbedded(config.dataDir);
 }
 

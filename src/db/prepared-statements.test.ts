@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { testServices } from '../../test/support/services.ts';
 import { createGuardedPool } from './pool-guard.ts';
 import { StatementPreparer } from './prepared-statements.ts';
 
@@ -22,8 +23,8 @@ describe('StatementPreparer', () => {
 });
 
 describe('the guarded pool', () => {
-  // One connection of the local PostgreSQL server (the embedded run's fault tests use it too).
-  const server = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+  // One connection of the tests' PostgreSQL server (the embedded run's fault tests use it too).
+  const server = new URL(testServices.postgresUrl);
   const { client } = createGuardedPool(
     server.toString(),
     { onnotice: () => {} },

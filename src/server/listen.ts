@@ -11,6 +11,7 @@ import { createQuotas } from '../http/limits/quotas.ts';
 import { createLogger, logger, useLogger } from '../http/observability/logger.ts';
 import { instrumentDatabase } from '../http/observability/metrics.ts';
 import type { AppServices } from '../http/services.ts';
+import { openAdminSocket } from './admin-socket.ts';
 import { createApp } from './app.ts';
 import { trackConnections } from './graceful-close.ts';
 
@@ -58,6 +59,11 @@ export async function startServer(
   });
   services.readiness.accepting = true;
   const address = server.address() as AddressInfo;
+  // The embedded store admits this process only: the token commands ask it over a socket only its user can open.
+  const adminSocket =
+    handle.driver.kind === 'pglite'
+      ? await openAdminSocket(handle.driver.dataDir, handle.db, plans)
+      : undefined;
 
   const reconcileActivity = activityReconciler(handle.db);
   const refresher =
@@ -78,6 +84,7 @@ export async function startServer(
       // Takes the connections already queued, then refuses new ones, finishes every accepted request, and closes
       // idle keep-alive connections.
       await connections.close({ idleGraceMs: 1_000, maxDrainMs: 3_000 });
+      await adminSocket?.close();
       await quotas.close();
       await services.persistedQueries?.close();
       await viewerCache?.close();

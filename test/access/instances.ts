@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import { loadPlans } from '../../src/auth/plans.ts';
 import { createToken } from '../../src/auth/tokens.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { AppServices } from '../../src/http/services.ts';
 import { createApp } from '../../src/server/app.ts';
+import { testServices } from '../support/services.ts';
 import type { GraphqlError, PlanName, TestApp } from '../support/test-app.ts';
 
 /**
@@ -101,29 +101,10 @@ export function writeTinyPlansFile(): string {
 }
 
 /**
- * The Redis the shared-quota tests use: REDIS_URL, or the local default. These tests need Redis (CI starts it);
- * they fail with this message rather than skip when it cannot be reached.
+ * The Redis the shared-quota tests use: REDIS_URL, or the local default. Their suites call `needs('redis')`
+ * (test/support/services.ts): skipped with the reason when it cannot be reached, failed under CI.
  */
-export const testRedisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-export async function requireRedis(): Promise<void> {
-  const client = new Redis(testRedisUrl, {
-    lazyConnect: true,
-    connectTimeout: 2_000,
-    maxRetriesPerRequest: 0,
-  });
-  try {
-    await client.connect();
-    await client.ping();
-  } catch (error) {
-    throw new Error(
-      `Redis at ${testRedisUrl} is unreachable (${(error as Error).message}); the shared rate-limit tests need it. ` +
-        'Start it (redis-server --port 6379) or point REDIS_URL at one.',
-    );
-  } finally {
-    client.disconnect();
-  }
-}
+export const testRedisUrl = testServices.redisUrl;
 
 /** A key prefix of its own per test run, so runs sharing one Redis never see each other's counters. */
 export function uniqueKeyPrefix(): string {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPersistedQueryStore, type PersistedQueryStore } from '../../src/http/persisted-queries.ts';
-import { requireRedis, testRedisUrl } from '../access/instances.ts';
+import { testRedisUrl } from '../access/instances.ts';
+import { testServices } from '../support/services.ts';
 
 const opened: PersistedQueryStore[] = [];
 function open(...args: Parameters<typeof createPersistedQueryStore>): PersistedQueryStore {
@@ -28,8 +29,8 @@ describe('the persisted-query store', () => {
     ]);
   });
 
-  it('shares queries between instances through Redis', async () => {
-    await requireRedis();
+  it('shares queries between instances through Redis', async ({ skip }) => {
+    if (testServices.redisMissing) skip(testServices.redisMissing);
     const one = open({ redisUrl: testRedisUrl });
     const other = open({ redisUrl: testRedisUrl });
     expect(one.shared).toBe('redis');

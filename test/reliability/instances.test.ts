@@ -7,7 +7,8 @@ import { loadPlans } from '../../src/auth/plans.ts';
 import { createToken, revokeToken } from '../../src/auth/tokens.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase } from '../../src/db/database.ts';
-import { requireRedis, testRedisUrl } from '../access/instances.ts';
+import { testRedisUrl } from '../access/instances.ts';
+import { needs } from '../support/services.ts';
 import { createScratchDatabase, type ScratchDatabase } from './support/scratch-postgres.ts';
 import { type ServerProcess, startServerProcess, stopProcess } from './support/server-process.ts';
 
@@ -31,8 +32,10 @@ function writePlansFile(): string {
   return file;
 }
 
+const withRedis = needs('redis');
+
 beforeAll(async () => {
-  await requireRedis();
+  if (!withRedis) return;
   database = await createScratchDatabase('instances', { seedScale: 0.1 });
   const env = {
     DATABASE_URL: database.url,

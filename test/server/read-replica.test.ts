@@ -6,11 +6,12 @@ import { loadPlans } from '../../src/auth/plans.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase, queryRows } from '../../src/db/database.ts';
 import { migrateDatabase } from '../../src/db/migrate.ts';
+import { testServices } from '../support/services.ts';
 import { openTestApp, type TestApp } from '../support/test-app.ts';
 
-// Two databases of the local PostgreSQL server stand for a primary and its replica; they hold different
+// Two databases of the tests' PostgreSQL server stand for a primary and its replica; they hold different
 // rows, so every answer shows which one it came from. The replica is opened read-only.
-const server = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+const server = new URL(testServices.postgresUrl);
 const suffix = randomBytes(4).toString('hex');
 const names = { primary: `orgraph_primary_${suffix}`, replica: `orgraph_replica_${suffix}` };
 const urlOf = (database: string, readOnly = false) => {

@@ -1,20 +1,41 @@
+import type { TestProject } from 'vitest/node';
 import { isDatabaseEmpty, seedDatabase } from '../../seeds/seed-database.ts';
 import { loadPlans } from '../../src/auth/plans.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrateDatabase } from '../../src/db/migrate.ts';
+import { findTestServices } from './test-services.ts';
 
-/** Migrates the test database and loads the demo dataset (scale 1) once, before any test file runs. */
-export default async function setup(): Promise<void> {
-  const config = loadConfig({ ...process.env, DATA_DIR: process.env.DATA_DIR ?? '.test-data/embedded' });
-  const handle = await openDatabase(config);
-  try {
-    await migrateDatabase(handle, loadPlans(config.plansFile).keys());
-    if (await isDatabaseEmpty(handle)) {
-      const report = await seedDatabase(handle, { scale: 1 });
-      console.log(`test database seeded at scale 1 in ${report.seconds.toFixed(1)} s`);
-    }
-  } finally {
-    await handle.close();
+/**
+ * Before any test file runs: finds (or starts) the PostgreSQL server, Redis and Chromium some tests need and hands
+ * them to the test files, then migrates the run's database and loads the demo dataset (scale 1) once. Returns the
+ * teardown that stops a PostgreSQL server it started.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const { services, stop } = await findTestServices(process.env);
+  project.provide('testServices', services);
+  if (services.postgresSource === 'started') {
+    console.log(
+      `no PostgreSQL on 127.0.0.1:5432: started one for the tests on ${new URL(services.postgresUrl).host}`,
+    );
   }
+  if (services.redisMissing) console.log(`skipping the tests that need Redis: ${services.redisMissing}`);
+  if (services.chromiumMissing) console.log(`skipping the browser tests: ${services.chromiumMissing}`);
+  try {
+    const config = loadConfig({ ...process.env, DATA_DIR: process.env.DATA_DIR ?? '.test-data/embedded' });
+    const handle = await openDatabase(config);
+    try {
+      await migrateDatabase(handle, loadPlans(config.plansFile).keys());
+      if (await isDatabaseEmpty(handle)) {
+        const report = await seedDatabase(handle, { scale: 1 });
+        console.log(`test database seeded at scale 1 in ${report.seconds.toFixed(1)} s`);
+      }
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return stop;
 }

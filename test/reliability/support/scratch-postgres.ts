@@ -4,13 +4,15 @@ import { loadPlans } from '../../../src/auth/plans.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { openDatabase } from '../../../src/db/database.ts';
 import { migrateDatabase } from '../../../src/db/migrate.ts';
+import { testServices } from '../../support/services.ts';
 
 /**
- * The PostgreSQL server these tests use: the one DATABASE_URL names, or the local default. Each test file gets a
+ * The PostgreSQL server these tests use: the one DATABASE_URL names, else the local one on 127.0.0.1:5432, else one
+ * the run started itself (test/support/test-services.ts). Each test file gets a
  * database of its own on it (created, migrated and dropped here), so that injecting faults, locking tables or
  * running servers against it never disturbs the shared test database or another file.
  */
-export const serverUrl = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+export const serverUrl = new URL(testServices.postgresUrl);
 
 export interface ScratchDatabase {
   name: string;
@@ -32,7 +34,7 @@ async function admin<T>(work: (sql: postgres.Sql) => Promise<T>): Promise<T> {
     return await work(sql);
   } catch (error) {
     throw new Error(
-      `The reliability tests need PostgreSQL at ${serverUrl.host} (set DATABASE_URL, or start it on 127.0.0.1:5432): ${(error as Error).message}`,
+      `The reliability tests need PostgreSQL at ${serverUrl.host}: ${(error as Error).message}`,
     );
   } finally {
     await sql.end({ timeout: 1 });
