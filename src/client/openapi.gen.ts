@@ -274,12 +274,12 @@ export interface components {
             fieldType: "Organisation" | "Occupation" | "MoveType" | "EventType" | "DealStatus" | "DealType";
             /**
              * @description Text shown to a user; kept as sent.
-             * @example Acme Holdings
+             * @example 100% Organic Foods Ltd
              */
             label: string;
             /**
              * @description Not empty. A UUID for `Organisation` and `Occupation`; the exact value for the other types.
-             * @example 0b5f6a0e-9a3b-4c59-8d43-1d0c3c1f2a77
+             * @example 8477db4a-3568-43d9-bca0-7825fa907725
              */
             value: string;
             /**

@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import type { SavedSearch } from '../../domain/records.ts';
 import { joinValues, knownOperators, supportedFieldTypes } from '../../domain/searches/chips.ts';
 import type { Suggestion } from '../../domain/suggestions/find-suggestions.ts';
+import { demoExamples } from '../demo-examples.ts';
 
 export const conditionChipSchema = z
   .object({
@@ -12,11 +13,14 @@ export const conditionChipSchema = z
     }),
     label: z
       .string()
-      .openapi({ description: 'Text shown to a user; kept as sent.', example: 'Acme Holdings' }),
+      .openapi({
+        description: 'Text shown to a user; kept as sent.',
+        example: demoExamples.organisation.name,
+      }),
     value: z.string().min(1).openapi({
       description:
         'Not empty. A UUID for `Organisation` and `Occupation`; the exact value for the other types.',
-      example: '0b5f6a0e-9a3b-4c59-8d43-1d0c3c1f2a77',
+      example: demoExamples.organisation.reference,
     }),
     operator: z
       .enum(knownOperators)
