@@ -1448,6 +1448,118 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/searches/{queryId}/feed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a saved search's new matches
+         * @description Events that newly match the saved search, in commit order: inserted or changed so that they match (`added`), changed while matching (`updated`), deleted or changed so that they no longer match (`removed`, once). Without `after` the feed starts now (no rows, and a cursor to resume from). Resuming from the last cursor received misses nothing and repeats nothing, across restarts and instances. Cursors are signed and stay valid for 30 days; an expired, altered or foreign cursor is 422.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description A cursor from this feed (a row’s `cursor` or `meta.cursor`). Omitted: from now. */
+                    after?: string;
+                    /** @description Rows at most, default 20; values above 100 are capped to 100. */
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description The saved search (from `POST /v1/search/events`). */
+                    queryId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The next rows of the feed. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: {
+                                /** @description Equals the HTTP status. */
+                                code: number;
+                                /** @description Empty on success; at least one sentence on errors. */
+                                messages: string[];
+                            };
+                            success: components["schemas"]["FeedRow"][];
+                            meta: components["schemas"]["FeedMeta"];
+                            /** @description The request identifier, also sent as X-Correlation-ID. */
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked bearer token. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The caller's plan does not cover this endpoint. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description No saved search has the `queryId`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description A parameter has the wrong type or a value outside its allowed set. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Rate limit reached; retry after the number of seconds in Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The database is unavailable; retry after the number of seconds in Retry-After. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2091,6 +2203,22 @@ export interface components {
                 fewer_than_5: boolean;
                 regulatory_assets_under_management: number | null;
             }[];
+        };
+        FeedRow: components["schemas"]["Event"] & {
+            /**
+             * @description `added`: the event was inserted or changed so that it now matches; `updated`: it matched before and after a change; `removed`: it was deleted or no longer matches (the row shows it as it was).
+             * @enum {string}
+             */
+            change: "added" | "updated" | "removed";
+            /** @description Resume after this row: pass it as `after`. */
+            cursor: string;
+        };
+        FeedMeta: {
+            /** @description Where to resume: after the last row, or past every change read when the page is not full. Always present, also when `success` is empty. */
+            cursor: string;
+            /** @description More changes may already be waiting: ask again at once with `cursor`. */
+            has_more: boolean;
+            rows_per_page: number;
         };
     };
     responses: never;

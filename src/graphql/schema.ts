@@ -9,6 +9,7 @@ import './types/annotation.ts';
 import './types/experience.ts';
 import './types/event.ts';
 import './types/search.ts';
+import './types/feed.ts';
 import './types/suggestion.ts';
 import './types/ownership.ts';
 

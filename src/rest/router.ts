@@ -5,6 +5,7 @@ import { openApiPath } from '../http/paths.ts';
 import { errorResponse } from './errors.ts';
 import { registerArticleRoutes } from './routes/articles.ts';
 import { registerEventRoutes } from './routes/events.ts';
+import { registerFeedRoutes } from './routes/feed.ts';
 import { registerOrganisationRoutes } from './routes/organisations.ts';
 import { registerProfileOwnershipRoutes } from './routes/profile-ownership.ts';
 import { registerProfileRoutes } from './routes/profiles.ts';
@@ -36,6 +37,7 @@ export function createRestRouter(): RestApp {
   registerProfileOwnershipRoutes(app);
   registerArticleRoutes(app);
   registerEventRoutes(app);
+  registerFeedRoutes(app);
   app.doc31(openApiPath, {
     openapi: '3.1.0',
     info: {
