@@ -1560,6 +1560,542 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List this token's webhook subscriptions
+         * @description Subscriptions made with this token that have not ended, oldest first.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description 1-based page. */
+                    page?: number;
+                    /** @description Page size, default 20; values above 100 are capped to 100. */
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of subscriptions. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: {
+                                /** @description Equals the HTTP status. */
+                                code: number;
+                                /** @description Empty on success; at least one sentence on errors. */
+                                messages: string[];
+                            };
+                            success: components["schemas"]["Webhook"][];
+                            meta: components["schemas"]["PageMeta"];
+                            /** @description The request identifier, also sent as X-Correlation-ID. */
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked bearer token. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The caller's plan does not cover this endpoint. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description A parameter has the wrong type or a value outside its allowed set. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Rate limit reached; retry after the number of seconds in Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The database is unavailable; retry after the number of seconds in Retry-After. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Subscribe a URL to a saved search
+         * @description Every transaction that changes events matching the saved search becomes one signed POST (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`) whose body carries the feed rows and the cursor after them. Only `https` URLs that resolve to public addresses (checked again at each send). The response carries the signing `secret` once.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        queryId: string;
+                        url: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The subscription, with its secret (shown only here). */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: {
+                                /** @description Equals the HTTP status. */
+                                code: number;
+                                /** @description Empty on success; at least one sentence on errors. */
+                                messages: string[];
+                            };
+                            success: components["schemas"]["Webhook"] & {
+                                /** @description `whsec_` + base64 of the HMAC key. */
+                                secret: string;
+                            };
+                            meta: null;
+                            /** @description The request identifier, also sent as X-Correlation-ID. */
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The body is not JSON with `queryId` and `url`. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked bearer token. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The caller's plan does not cover this endpoint. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description No saved search has the `queryId`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description A parameter has the wrong type or a value outside its allowed set. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Rate limit reached; retry after the number of seconds in Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The database is unavailable; retry after the number of seconds in Retry-After. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End a webhook subscription
+         * @description No more deliveries; pending ones are cancelled. Answers the ended subscription.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The subscription’s id. */
+                    webhookId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The ended subscription. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: {
+                                /** @description Equals the HTTP status. */
+                                code: number;
+                                /** @description Empty on success; at least one sentence on errors. */
+                                messages: string[];
+                            };
+                            success: components["schemas"]["Webhook"];
+                            meta: null;
+                            /** @description The request identifier, also sent as X-Correlation-ID. */
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked bearer token. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The caller's plan does not cover this endpoint. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description No subscription of this token has the id (or no delivery, on a retry). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description A parameter has the wrong type or a value outside its allowed set. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Rate limit reached; retry after the number of seconds in Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The database is unavailable; retry after the number of seconds in Retry-After. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhookId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A subscription's deliveries
+         * @description Newest first, with their status, attempts and the last response code.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description 1-based page. */
+                    page?: number;
+                    /** @description Page size, default 20; values above 100 are capped to 100. */
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description The subscription’s id. */
+                    webhookId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of deliveries. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: {
+                                /** @description Equals the HTTP status. */
+                                code: number;
+                                /** @description Empty on success; at least one sentence on errors. */
+                                messages: string[];
+                            };
+                            success: components["schemas"]["WebhookDelivery"][];
+                            meta: components["schemas"]["PageMeta"];
+                            /** @description The request identifier, also sent as X-Correlation-ID. */
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked bearer token. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The caller's plan does not cover this endpoint. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description No subscription of this token has the id (or no delivery, on a retry). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description A parameter has the wrong type or a value outside its allowed set. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Rate limit reached; retry after the number of seconds in Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The database is unavailable; retry after the number of seconds in Retry-After. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhookId}/deliveries/{deliveryId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again
+         * @description The delivery is sent again as soon as possible with a fresh set of attempts; a failing subscription becomes active again (its other waiting deliveries follow).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The subscription’s id. */
+                    webhookId: string;
+                    /** @description The delivery’s id. */
+                    deliveryId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The delivery, pending again. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: {
+                                /** @description Equals the HTTP status. */
+                                code: number;
+                                /** @description Empty on success; at least one sentence on errors. */
+                                messages: string[];
+                            };
+                            success: components["schemas"]["WebhookDelivery"];
+                            meta: null;
+                            /** @description The request identifier, also sent as X-Correlation-ID. */
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked bearer token. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The caller's plan does not cover this endpoint. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description No subscription of this token has the id (or no delivery, on a retry). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description A parameter has the wrong type or a value outside its allowed set. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Rate limit reached; retry after the number of seconds in Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The database is unavailable; retry after the number of seconds in Retry-After. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2219,6 +2755,39 @@ export interface components {
             /** @description More changes may already be waiting: ask again at once with `cursor`. */
             has_more: boolean;
             rows_per_page: number;
+        };
+        Webhook: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            queryId: string;
+            url: string;
+            /**
+             * @description `active`; `failing`: a delivery used up its attempts (about a day of retries) and the deliveries wait for a retry; `ended`: deleted, or the receiver answered 410 Gone.
+             * @enum {string}
+             */
+            status: "active" | "failing" | "ended";
+            status_reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        WebhookDelivery: {
+            /**
+             * Format: uuid
+             * @description Sent as `webhook-id`; the same on every attempt.
+             */
+            id: string;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed" | "cancelled";
+            attempts: number;
+            last_response_code: number | null;
+            last_error: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            next_attempt_at: string | null;
+            /** Format: date-time */
+            delivered_at: string | null;
         };
     };
     responses: never;

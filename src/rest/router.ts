@@ -10,6 +10,7 @@ import { registerOrganisationRoutes } from './routes/organisations.ts';
 import { registerProfileOwnershipRoutes } from './routes/profile-ownership.ts';
 import { registerProfileRoutes } from './routes/profiles.ts';
 import { registerSearchRoutes } from './routes/searches.ts';
+import { registerWebhookRoutes } from './routes/webhooks.ts';
 
 export type RestApp = OpenAPIHono<AppEnv>;
 
@@ -38,6 +39,7 @@ export function createRestRouter(): RestApp {
   registerArticleRoutes(app);
   registerEventRoutes(app);
   registerFeedRoutes(app);
+  registerWebhookRoutes(app);
   app.doc31(openApiPath, {
     openapi: '3.1.0',
     info: {

@@ -8,6 +8,7 @@ import { openDatabase, openReadReplica } from '../db/database.ts';
 import { migrateDatabase } from '../db/migrate.ts';
 import { refreshOrganisationActivity } from '../domain/activity.ts';
 import { createQuotas } from '../http/limits/quotas.ts';
+import { startWebhookWorker } from '../rest/webhook-worker.ts';
 import { createLogger, logger, useLogger } from '../http/observability/logger.ts';
 import { instrumentDatabase } from '../http/observability/metrics.ts';
 import type { AppServices } from '../http/services.ts';
@@ -68,12 +69,19 @@ export async function startServer(
         }, config.activityRefreshSeconds * 1000)
       : undefined;
   refresher?.unref();
+  const webhooks = startWebhookWorker(handle.db, {
+    allowPrivate: config.webhookAllowPrivate,
+    retrySeconds: config.webhookRetrySeconds,
+    pollMs: config.webhookPollMs,
+    onError: (error) => logger().error({ err: error }, 'delivering webhooks failed'),
+  });
 
   let stopping: Promise<void> | undefined;
   const shutdown = () => {
     stopping ??= (async () => {
       services.readiness.accepting = false;
       if (refresher) clearInterval(refresher);
+      await webhooks.stop();
       // Takes the connections already queued, then refuses new ones, finishes every accepted request, and closes
       // idle keep-alive connections.
       await connections.close({ idleGraceMs: 1_000, maxDrainMs: 3_000 });

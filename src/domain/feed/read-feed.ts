@@ -1,6 +1,7 @@
-import { getTableColumns, sql } from 'drizzle-orm';
+import { getTableColumns, type SQL, sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../../db/database.ts';
 import { type Event, eventsTable } from '../../db/schema/events.ts';
+import type { SavedSearch } from '../../db/schema/searches.ts';
 import { type DescribedEvent, type DescribeOptions, describeEvents } from '../events/describe-events.ts';
 import { chipCondition } from '../searches/chip-filter.ts';
 import { getSavedSearch } from '../searches/save-search.ts';
@@ -38,7 +39,7 @@ export const feedScanLimit = 5000;
  * long load elsewhere does not hold the feed back; one this process cannot place (another role's, or one that
  * ended since the snapshot) still bounds the horizon, which only delays a change, never skips one.
  */
-const horizonOf = sql`select coalesce(
+export const horizonOf = sql`select coalesce(
     (select min(x) from snap, pg_snapshot_xip(snap.s) as x
      where not exists (select 1 from pg_stat_activity a where a.backend_xid = x::xid and a.datname is distinct from current_database())),
     (select pg_snapshot_xmax(snap.s) from snap)) as xmin`;
@@ -65,6 +66,62 @@ interface ScannedRow {
   image: Record<string, unknown> | string | null;
 }
 
+/** The changes `where` selects below the horizon, in position order, each classified against the chips. */
+function scanChanges(db: Database, chips: SavedSearch['query'], where: SQL, limit: number) {
+  const condition = chipCondition(chips);
+  const matches = (image: 'old_image' | 'new_image') =>
+    sql`coalesce((select ${condition} from jsonb_populate_record(null::events, s.${sql.raw(image)}) as events where s.${sql.raw(image)} is not null), false)`;
+  return queryRows<ScannedRow>(
+    db,
+    sql`with snap as (select pg_current_snapshot() as s),
+      horizon as (${horizonOf}),
+      scanned as (
+        select c.xid, c.seq, c.changed_at, c.old_image, c.new_image from event_changes c, horizon h
+        where ${where} and c.xid < h.xmin
+        order by c.xid, c.seq limit ${limit}
+      ),
+      matched as (
+        select s.*, ${matches('old_image')} as was_match, ${matches('new_image')} as is_match from scanned s
+      )
+      select h.xmin::text as horizon, m.xid::text as xid, m.seq::text as seq,
+        (extract(epoch from m.changed_at) * 1000)::bigint::text as at,
+        case when m.was_match and m.is_match then 'updated' when m.is_match then 'added' when m.was_match then 'removed' end as change,
+        case when m.is_match then m.new_image when m.was_match then m.old_image end as image
+      from horizon h left join matched m on true
+      order by m.xid, m.seq`,
+  );
+}
+
+/**
+ * The feed rows one transaction's changes make for a saved search (a webhook delivery), and the cursor after the
+ * transaction's last change; null while the transaction is not yet below the horizon.
+ */
+export async function readTransactionFeed(
+  db: Database,
+  search: SavedSearch,
+  xid: string,
+): Promise<{ entries: FeedEntry[]; cursor: string } | null> {
+  const key = await cursorKey(db);
+  const rows = await scanChanges(db, search.query, sql`c.xid = ${xid}::xid8`, 1_000_000);
+  const horizon = BigInt(rows[0]?.horizon ?? '0');
+  if (BigInt(xid) >= horizon) return null;
+  const scanned = rows.filter((row) => row.xid !== null);
+  const entries = scanned
+    .filter((row) => row.change && row.image)
+    .map((row) => ({
+      event: eventFromImage(row.image!),
+      change: row.change!,
+      cursor: signCursor(key, search.queryId, { xid: row.xid!, seq: row.seq!, at: Number(row.at) }),
+    }));
+  const last = scanned.at(-1);
+  const cursor = signCursor(key, search.queryId, {
+    xid,
+    seq: last?.seq ?? '0',
+    at: last ? Number(last.at) : Date.now(),
+  });
+  return { entries, cursor };
+}
+
 /**
  * A page of a saved search's feed after `after` (a cursor from this feed; none: from now). Reads the change log
  * in position order, but only the changes of transactions that have ended for every reader (below the xmin of
@@ -81,29 +138,8 @@ export async function readFeed(
   const key = await cursorKey(db);
   // Signed for the stored queryId, so a cursor does not depend on how the caller spelt it.
   const after = input.after ? verifyCursor(key, search.queryId, input.after) : null;
-  const condition = chipCondition(search.query);
-  const matches = (image: 'old_image' | 'new_image') =>
-    sql`coalesce((select ${condition} from jsonb_populate_record(null::events, s.${sql.raw(image)}) as events where s.${sql.raw(image)} is not null), false)`;
   const from = after ? sql`(c.xid, c.seq) > (${after.xid}::xid8, ${after.seq}::bigint)` : sql`false`;
-  const rows = await queryRows<ScannedRow>(
-    db,
-    sql`with snap as (select pg_current_snapshot() as s),
-      horizon as (${horizonOf}),
-      scanned as (
-        select c.xid, c.seq, c.changed_at, c.old_image, c.new_image from event_changes c, horizon h
-        where ${from} and c.xid < h.xmin
-        order by c.xid, c.seq limit ${feedScanLimit}
-      ),
-      matched as (
-        select s.*, ${matches('old_image')} as was_match, ${matches('new_image')} as is_match from scanned s
-      )
-      select h.xmin::text as horizon, m.xid::text as xid, m.seq::text as seq,
-        (extract(epoch from m.changed_at) * 1000)::bigint::text as at,
-        case when m.was_match and m.is_match then 'updated' when m.is_match then 'added' when m.was_match then 'removed' end as change,
-        case when m.is_match then m.new_image when m.was_match then m.old_image end as image
-      from horizon h left join matched m on true
-      order by m.xid, m.seq`,
-  );
+  const rows = await scanChanges(db, search.query, from, feedScanLimit);
   const horizon = rows[0]?.horizon ?? '0';
   const scanned = rows.filter((row) => row.xid !== null);
   const picked: { position: FeedPosition; change: FeedChange; event: Event }[] = [];

@@ -6,9 +6,10 @@ import { commonErrorResponses, envelope, envelopeSchema, errorContent } from '..
 import { defaultLimit, maxLimit } from '../paging.ts';
 import { referenceParam } from '../params.ts';
 import type { RestApp } from '../router.ts';
-import { eventSchema, serializeEvent } from '../serializers/events.ts';
+import { eventSchema } from '../serializers/events.ts';
+import { serializeFeedRow } from '../serializers/feed.ts';
 
-const feedRowSchema = eventSchema
+export const feedRowSchema = eventSchema
   .extend({
     change: z.enum(feedChanges).openapi({
       description:
@@ -85,11 +86,7 @@ export function registerFeedRoutes(app: RestApp): void {
     const entries = await describeFeed(primaryDb, page, {
       includeArticles: viewer?.plan.covers.includes('articles') ?? false,
     });
-    const rows = entries.map((entry) => ({
-      ...serializeEvent(entry.described),
-      change: entry.change,
-      cursor: entry.cursor,
-    }));
+    const rows = entries.map(serializeFeedRow);
     return c.json(
       envelope(c, rows, { cursor: page.cursor, has_more: page.hasMore, rows_per_page: limit }),
       200,
