@@ -26,7 +26,10 @@ const configSchema = z.object({
   /** When set, `/metrics` wants `Authorization: Bearer <metricsToken>`; unset, it is open (it holds no data). */
   metricsToken: z.string().min(16, 'must be at least 16 characters').optional(),
   /** Lets webhooks go to plain http and to private, loopback and link-local addresses (tests, closed networks). */
-  webhookAllowPrivate: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
+  webhookAllowPrivate: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
   /** Seconds to wait before each retry of a failed delivery; after the last, the subscription is failing. */
   webhookRetrySeconds: z
     .string()

@@ -1,4 +1,3 @@
-import type { Database } from '../db/database.ts';
 import { describeFeed, readTransactionFeed } from '../domain/feed/read-feed.ts';
 import { getSavedSearch } from '../domain/searches/save-search.ts';
 import {
@@ -10,7 +9,10 @@ import {
   saveDeliveryBody,
 } from '../domain/webhooks/outbox.ts';
 import { deliveryTimeoutMs, sendDelivery } from '../domain/webhooks/send.ts';
+import type { RequestContext } from '../http/context.ts';
 import { serializeFeedRow } from './serializers/feed.ts';
+
+type Database = RequestContext['db'];
 
 export interface WebhookWorkerOptions {
   allowPrivate: boolean;

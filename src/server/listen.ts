@@ -8,10 +8,10 @@ import { openDatabase, openReadReplica } from '../db/database.ts';
 import { migrateDatabase } from '../db/migrate.ts';
 import { refreshOrganisationActivity } from '../domain/activity.ts';
 import { createQuotas } from '../http/limits/quotas.ts';
-import { startWebhookWorker } from '../rest/webhook-worker.ts';
 import { createLogger, logger, useLogger } from '../http/observability/logger.ts';
 import { instrumentDatabase } from '../http/observability/metrics.ts';
 import type { AppServices } from '../http/services.ts';
+import { startWebhookWorker } from '../rest/webhook-worker.ts';
 import { createApp } from './app.ts';
 import { trackConnections } from './graceful-close.ts';
 
