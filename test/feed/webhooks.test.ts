@@ -6,6 +6,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendDelivery } from '../../src/domain/webhooks/send.ts';
 import { startWebhookWorker, type WebhookWorker } from '../../src/rest/webhook-worker.ts';
+import { startServerProcess, stopProcess } from '../reliability/support/server-process.ts';
 import { type Envelope, openTestApp, type TestApp } from '../support/test-app.ts';
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
@@ -350,6 +351,49 @@ describe.runIf(onPostgres)('webhooks across instances (PostgreSQL)', () => {
     } finally {
       await otherWorker.stop();
       await second.close();
+    }
+  });
+
+  it('sends again after the server is killed mid-delivery (SIGKILL, then a restart)', {
+    timeout: 90_000,
+  }, async () => {
+    const env = {
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      WEBHOOK_POLL_MS: '100',
+      WEBHOOK_RETRY_SECONDS: '0.2',
+    };
+    const dealType = `hook-${randomUUID()}`;
+    const queryId = await saveSearch(dealType);
+    const { receiver: target, url } = await receiver();
+    target.answers = [{ status: 200, hang: true }];
+    const { id } = (await subscribe(queryId, url)).body.success!;
+    // Only the server processes deliver in this test.
+    await worker.stop();
+    const first = await startServerProcess(env);
+    let second: Awaited<ReturnType<typeof startServerProcess>> | undefined;
+    try {
+      await app.services.db.execute(copyDeal(randomUUID(), dealType));
+      await until(() => target.received.length === 1);
+      await stopProcess(first.child, 'SIGKILL');
+      expect((await deliveries(id))![0]).toMatchObject({ status: 'pending', attempts: 1 });
+      second = await startServerProcess(env);
+      // The killed server's lease (the send's 10 s limit and 5 s) runs out, then the new one sends it.
+      await until(async () => (await deliveries(id))?.[0]?.status === 'delivered', 40_000);
+      expect(target.received.map((delivery) => delivery.id)).toEqual([
+        target.received[0]!.id,
+        target.received[0]!.id,
+      ]);
+      expect(target.received[1]!.body).toBe(target.received[0]!.body);
+      expect((await deliveries(id))![0]).toMatchObject({ attempts: 2, last_response_code: 200 });
+    } finally {
+      if (first.child.exitCode === null && first.child.signalCode === null)
+        await stopProcess(first.child, 'SIGKILL');
+      if (second) await stopProcess(second.child, 'SIGTERM');
+      worker = startWebhookWorker(app.services.db, {
+        allowPrivate: true,
+        retrySeconds: [0.2, 0.2],
+        pollMs: 50,
+      });
     }
   });
 });
