@@ -328,6 +328,80 @@ describe('webhooks', () => {
   });
 });
 
+describe('webhooks in the graph', () => {
+  it('creates, lists, pages the deliveries of, retries and deletes a subscription, for its own token only', async () => {
+    const dealType = `hook-${randomUUID()}`;
+    const queryId = await saveSearch(dealType);
+    const { receiver: target, url } = await receiver();
+    const created = await app.graphql<{
+      createWebhook: { secret: string; webhook: { id: string; status: string } };
+    }>(
+      'mutation ($queryId: UUID!, $url: String!) { createWebhook(queryId: $queryId, url: $url) { secret webhook { id status } } }',
+      { queryId, url },
+    );
+    expect(created.body.errors).toBeUndefined();
+    const { secret, webhook } = created.body.data!.createWebhook;
+    expect(webhook.status).toBe('ACTIVE');
+    await app.services.db.execute(copyDeal(randomUUID(), dealType));
+    await until(() => target.received.length === 1);
+    const verified = new Webhook(secret).verify(target.received[0]!.body, {
+      'webhook-id': String(target.received[0]!.headers['webhook-id']),
+      'webhook-timestamp': String(target.received[0]!.headers['webhook-timestamp']),
+      'webhook-signature': String(target.received[0]!.headers['webhook-signature']),
+    });
+    expect(verified).toMatchObject({ data: { queryId } });
+
+    const listQuery = `{ webhooks(first: 100) { edges { node { id url deliveries(first: 5) { edges { node { id status attempts lastResponseCode } } } } } } }`;
+    interface Listed {
+      webhooks: {
+        edges: {
+          node: {
+            id: string;
+            deliveries: {
+              edges: { node: { id: string; status: string; attempts: number; lastResponseCode: number } }[];
+            };
+          };
+        }[];
+      };
+    }
+    await until(async () => {
+      const listed = await app.graphql<Listed>(listQuery);
+      const mine = listed.body.data!.webhooks.edges.find((edge) => edge.node.id === webhook.id);
+      return mine?.node.deliveries.edges[0]?.node.status === 'DELIVERED';
+    });
+    const listed = await app.graphql<Listed>(listQuery);
+    const delivery = listed.body.data!.webhooks.edges.find((edge) => edge.node.id === webhook.id)!.node
+      .deliveries.edges[0]!.node;
+    expect(delivery).toMatchObject({ id: target.received[0]!.id, attempts: 1, lastResponseCode: 200 });
+    const someoneElse = await app.graphql<Listed>(listQuery, undefined, app.tokens.professional);
+    expect(someoneElse.body.data!.webhooks.edges.some((edge) => edge.node.id === webhook.id)).toBe(false);
+
+    const retried = await app.graphql<{ retryWebhookDelivery: { status: string } }>(
+      'mutation ($w: UUID!, $d: UUID!) { retryWebhookDelivery(webhookId: $w, deliveryId: $d) { status } }',
+      { w: webhook.id, d: delivery.id },
+    );
+    expect(retried.body.data!.retryWebhookDelivery.status).toBe('PENDING');
+    await until(() => target.received.length === 2);
+    const foreign = await app.graphql(
+      'mutation ($id: UUID!) { deleteWebhook(id: $id) { status } }',
+      { id: webhook.id },
+      app.tokens.professional,
+    );
+    expect(foreign.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+    const deleted = await app.graphql<{ deleteWebhook: { status: string } }>(
+      'mutation ($id: UUID!) { deleteWebhook(id: $id) { status } }',
+      { id: webhook.id },
+    );
+    expect(deleted.body.data!.deleteWebhook.status).toBe('ENDED');
+    const starter = await app.graphql(
+      '{ webhooks { edges { node { id } } } }',
+      undefined,
+      app.tokens.starter,
+    );
+    expect(starter.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+  });
+});
+
 describe.runIf(onPostgres)('webhooks across instances (PostgreSQL)', () => {
   it('two workers share the deliveries and never send one twice', async () => {
     const second = await openTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' });
