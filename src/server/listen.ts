@@ -7,6 +7,7 @@ import type { Config } from '../config.ts';
 import { openDatabase, openReadReplica } from '../db/database.ts';
 import { migrateDatabase } from '../db/migrate.ts';
 import { refreshOrganisationActivity } from '../domain/activity.ts';
+import { pruneChangeLog } from '../domain/feed/prune.ts';
 import { createQuotas } from '../http/limits/quotas.ts';
 import { createLogger, logger, useLogger } from '../http/observability/logger.ts';
 import { instrumentDatabase } from '../http/observability/metrics.ts';
@@ -75,12 +76,21 @@ export async function startServer(
     pollMs: config.webhookPollMs,
     onError: (error) => logger().error({ err: error }, 'delivering webhooks failed'),
   });
+  const pruner = setInterval(
+    () =>
+      pruneChangeLog(handle.db).catch((error) =>
+        logger().error({ err: error }, 'pruning the change log failed'),
+      ),
+    60 * 60 * 1000,
+  );
+  pruner.unref();
 
   let stopping: Promise<void> | undefined;
   const shutdown = () => {
     stopping ??= (async () => {
       services.readiness.accepting = false;
       if (refresher) clearInterval(refresher);
+      clearInterval(pruner);
       await webhooks.stop();
       // Takes the connections already queued, then refuses new ones, finishes every accepted request, and closes
       // idle keep-alive connections.

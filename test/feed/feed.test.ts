@@ -4,6 +4,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/database.ts';
 import { loadCursorKey, signCursor } from '../../src/domain/feed/feed-cursor.ts';
+import { pruneChangeLog } from '../../src/domain/feed/prune.ts';
 import { type Envelope, openTestApp, type TestApp } from '../support/test-app.ts';
 
 interface FeedRow {
@@ -191,6 +192,27 @@ describe('GET /v1/searches/{queryId}/feed', () => {
       await other?.close();
       await app.services.db.execute(sql`delete from events where deal_type = ${dealType}`);
     }
+  });
+});
+
+describe('pruning the change log', () => {
+  it('deletes changes older than the retention and keeps the rest', async () => {
+    const db = app.services.db;
+    const reference = randomUUID();
+    await db.execute(insertDeal(reference, `feed-${randomUUID()}`));
+    await db.execute(
+      sql`update event_changes set changed_at = now() - interval '40 days' where event_reference = ${reference}`,
+    );
+    const fresh = randomUUID();
+    await db.execute(sql`update events set summary = 'kept' where reference = ${reference}`);
+    await db.execute(insertDeal(fresh, `feed-${randomUUID()}`));
+    expect(await pruneChangeLog(db)).toBeGreaterThanOrEqual(1);
+    const left = await queryRows<{ event_reference: string }>(
+      db,
+      sql`select event_reference from event_changes where event_reference in (${reference}, ${fresh}) order by xid, seq`,
+    );
+    expect(left.map((row) => row.event_reference)).toEqual([reference, fresh]);
+    await db.execute(sql`delete from events where reference in (${reference}, ${fresh})`);
   });
 });
 
