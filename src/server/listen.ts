@@ -6,7 +6,9 @@ import { ViewerCache } from '../auth/viewer-cache.ts';
 import type { Config } from '../config.ts';
 import { openDatabase, openReadReplica } from '../db/database.ts';
 import { migrateDatabase } from '../db/migrate.ts';
+import { listenTo } from '../db/notifications.ts';
 import { refreshOrganisationActivity } from '../domain/activity.ts';
+import { announceChanges, changeChannel } from '../domain/feed/change-signal.ts';
 import { pruneChangeLog } from '../domain/feed/prune.ts';
 import { createQuotas } from '../http/limits/quotas.ts';
 import { createLogger, logger, useLogger } from '../http/observability/logger.ts';
@@ -76,6 +78,8 @@ export async function startServer(
     pollMs: config.webhookPollMs,
     onError: (error) => logger().error({ err: error }, 'delivering webhooks failed'),
   });
+  // Wakes this instance's feed subscriptions when any instance (or any writer) commits event changes.
+  const stopListening = await listenTo(handle, changeChannel, announceChanges);
   const pruner = setInterval(
     () =>
       pruneChangeLog(handle.db).catch((error) =>
@@ -91,6 +95,7 @@ export async function startServer(
       services.readiness.accepting = false;
       if (refresher) clearInterval(refresher);
       clearInterval(pruner);
+      await stopListening().catch(() => {});
       await webhooks.stop();
       // Takes the connections already queued, then refuses new ones, finishes every accepted request, and closes
       // idle keep-alive connections.

@@ -1,4 +1,5 @@
 import { invalidParameter } from '../../domain/errors.ts';
+import { nextChange } from '../../domain/feed/change-signal.ts';
 import { type FeedEntry, readFeed } from '../../domain/feed/read-feed.ts';
 import type { Event } from '../../domain/records.ts';
 import { type FeedChange, feedChanges, feedCursorLifetimeDays } from '../../domain/vocabulary/feed.ts';
@@ -98,4 +99,55 @@ builder.objectField(SavedSearchRef, 'feed', (t) =>
       }),
     },
   ),
+);
+
+interface FeedEvent {
+  change: FeedChange;
+  cursor: string;
+  event: Event;
+}
+
+const FeedEventRef = builder.objectRef<FeedEvent>('SavedSearchFeedEvent').implement({
+  description: 'One row of a saved search’s feed, pushed by the `savedSearchEvents` subscription.',
+  fields: (t) => ({
+    change: t.field({
+      type: FeedChangeEnum,
+      description: 'How the event changed.',
+      resolve: (row) => row.change,
+    }),
+    cursor: t.exposeString('cursor', { description: 'Resume after this row: pass it as `after`.' }),
+    event: t.field({
+      type: EventRef,
+      description: 'The event (as it was, for a removal).',
+      resolve: (row) => row.event,
+    }),
+  }),
+});
+
+builder.subscriptionType({ description: 'Live feeds, over Server-Sent Events.' });
+
+builder.subscriptionField('savedSearchEvents', (t) =>
+  t.field({
+    type: FeedEventRef,
+    description:
+      'The rows of a saved search’s feed as they are committed, over Server-Sent Events (`Accept: text/event-stream`), from `after` (a feed cursor) or from now. Woken across instances by PostgreSQL LISTEN/NOTIFY, not by polling. Needs a plan covering `searches`.',
+    authScopes: { covers: 'searches' },
+    args: {
+      queryId: t.arg({ type: 'UUID', required: true, description: 'The saved search.' }),
+      after: t.arg.string({ description: 'A cursor from this search’s feed; omitted: from now.' }),
+    },
+    subscribe: async function* (_root, args, context) {
+      let cursor = args.after ?? undefined;
+      // Checks the search and the cursor before the stream starts, so a bad one is an error, not an empty stream.
+      let page = await readFeed(context.primaryDb, args.queryId, { after: cursor, limit: 100 });
+      for (;;) {
+        for (const entry of page.entries)
+          yield { change: entry.change, cursor: entry.cursor, event: entry.event };
+        cursor = page.cursor;
+        if (!page.hasMore) await nextChange(30_000);
+        page = await readFeed(context.primaryDb, args.queryId, { after: cursor, limit: 100 });
+      }
+    },
+    resolve: (row: FeedEvent) => row,
+  }),
 );
