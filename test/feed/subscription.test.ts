@@ -62,41 +62,63 @@ async function readEvents(response: Response, count: number, boundMs = 15_000) {
   return events;
 }
 
+const onPostgres = Boolean(process.env.DATABASE_URL);
+
 describe('subscription { savedSearchEvents }', () => {
-  it('pushes the feed rows over Server-Sent Events as they are committed, and resumes from a cursor', async () => {
-    const dealType = `sse-${randomUUID()}`;
-    const saved = await app.request('/v1/search/events', {
+  it.runIf(!onPostgres)('is refused with a clear error on the embedded database', async () => {
+    const response = await app.request('/graphql', {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
       body: JSON.stringify({
-        query: [{ fieldType: 'DealType', label: 'x', value: dealType, operator: 'EQUAL' }],
+        query: `subscription { savedSearchEvents(queryId: "${randomUUID()}") { cursor } }`,
       }),
     });
-    const queryId = ((await saved.json()) as Envelope<{ queryId: string }>).success.queryId;
-    const query =
-      'subscription ($queryId: UUID!, $after: String) { savedSearchEvents(queryId: $queryId, after: $after) { change cursor event { reference } } }';
-    const subscribe = (after?: string) =>
-      app.request('/graphql', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
-        body: JSON.stringify({ query, variables: { queryId, after } }),
-      });
-    const response = await subscribe();
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toMatch(/text\/event-stream/);
-    const written = [randomUUID(), randomUUID(), randomUUID()];
-    const reading = readEvents(response, 3);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    for (const reference of written) await app.services.db.execute(copyDeal(reference, dealType));
-    const events = await reading;
-    expect(
-      events.map((event) => [
-        event.data.savedSearchEvents.event.reference,
-        event.data.savedSearchEvents.change,
-      ]),
-    ).toEqual(written.map((reference) => [reference, 'ADDED']));
-    // Resuming after the first row gives the other two again, from the log.
-    const resumed = await readEvents(await subscribe(events[0]!.data.savedSearchEvents.cursor), 2);
-    expect(resumed.map((event) => event.data.savedSearchEvents.event.reference)).toEqual(written.slice(1));
+    // The stream carries the error and completes.
+    const text = await Promise.race([
+      response.text(),
+      new Promise<string>((resolve) => setTimeout(() => resolve('(no end within 10 s)'), 10_000)),
+    ]);
+    expect(text).toMatch(/needs PostgreSQL \(DATABASE_URL\)/);
+    expect(text).toMatch(/event: complete/);
   });
+
+  it.runIf(onPostgres)(
+    'pushes the feed rows over Server-Sent Events as they are committed, and resumes from a cursor',
+    async () => {
+      const dealType = `sse-${randomUUID()}`;
+      const saved = await app.request('/v1/search/events', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          query: [{ fieldType: 'DealType', label: 'x', value: dealType, operator: 'EQUAL' }],
+        }),
+      });
+      const queryId = ((await saved.json()) as Envelope<{ queryId: string }>).success.queryId;
+      const query =
+        'subscription ($queryId: UUID!, $after: String) { savedSearchEvents(queryId: $queryId, after: $after) { change cursor event { reference } } }';
+      const subscribe = (after?: string) =>
+        app.request('/graphql', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
+          body: JSON.stringify({ query, variables: { queryId, after } }),
+        });
+      const response = await subscribe();
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/text\/event-stream/);
+      const written = [randomUUID(), randomUUID(), randomUUID()];
+      const reading = readEvents(response, 3);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      for (const reference of written) await app.services.db.execute(copyDeal(reference, dealType));
+      const events = await reading;
+      expect(
+        events.map((event) => [
+          event.data.savedSearchEvents.event.reference,
+          event.data.savedSearchEvents.change,
+        ]),
+      ).toEqual(written.map((reference) => [reference, 'ADDED']));
+      // Resuming after the first row gives the other two again, from the log.
+      const resumed = await readEvents(await subscribe(events[0]!.data.savedSearchEvents.cursor), 2);
+      expect(resumed.map((event) => event.data.savedSearchEvents.event.reference)).toEqual(written.slice(1));
+    },
+  );
 });

@@ -137,6 +137,12 @@ builder.subscriptionField('savedSearchEvents', (t) =>
       after: t.arg.string({ description: 'A cursor from this search’s feed; omitted: from now.' }),
     },
     subscribe: async function* (_root, args, context) {
+      if (!context.config.databaseUrl) {
+        // Not verified on the embedded database (its stream stalled in the tests), so refused rather than left to hang.
+        throw invalidParameter(
+          'The savedSearchEvents subscription needs PostgreSQL (DATABASE_URL). On the embedded database, follow the feed: `savedSearch(queryId:) { feed(after:) }` or GET /v1/searches/{queryId}/feed.',
+        );
+      }
       let cursor = args.after ?? undefined;
       // Checks the search and the cursor before the stream starts, so a bad one is an error, not an empty stream.
       let page = await readFeed(context.primaryDb, args.queryId, { after: cursor, limit: 100 });
