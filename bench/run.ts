@@ -183,6 +183,10 @@ async function formatJson(files: string[]): Promise<void> {
 }
 
 async function main() {
+  if (process.argv.includes('--follow')) {
+    const { runFollowBench } = await import('./follow.ts');
+    return runFollowBench(process.argv.slice(2));
+  }
   const options = parseOptions(process.argv.slice(2));
   useLogger(createLogger({ level: 'warn' }));
   const started = performance.now();
