@@ -259,6 +259,10 @@ async function main() {
     const { runImportBench } = await import('./import.ts');
     return runImportBench(process.argv.slice(3));
   }
+  if (process.argv.includes('--follow')) {
+    const { runFollowBench } = await import('./follow.ts');
+    return runFollowBench(process.argv.slice(2));
+  }
   const options = parseOptions(process.argv.slice(2));
   useLogger(createLogger({ level: 'warn' }));
   const started = performance.now();

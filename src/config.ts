@@ -87,6 +87,19 @@ const configSchema = z.object({
   trustProxy: integer(0, 0),
   /** Failed authentications (a token refused) allowed per client address per minute before 429. */
   authFailureLimit: integer(30, 1),
+  /** Lets webhooks go to plain http and to private, loopback and link-local addresses (tests, closed networks). */
+  webhookAllowPrivate: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
+  /** Seconds to wait before each retry of a failed delivery; after the last, the subscription is failing. */
+  webhookRetrySeconds: z
+    .string()
+    .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, 'must be seconds separated by commas, like 5,300,1800')
+    .default('5,300,1800,7200,18000,36000,28800')
+    .transform((text) => text.split(',').map(Number)),
+  /** How often the delivery worker looks for due deliveries (0: no worker in this process). */
+  webhookPollMs: integer(1000, 0),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -113,6 +126,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: env.CORS_ORIGINS || undefined,
     trustProxy: env.TRUST_PROXY || undefined,
     authFailureLimit: env.AUTH_FAILURE_LIMIT || undefined,
+    webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE || undefined,
+    webhookRetrySeconds: env.WEBHOOK_RETRY_SECONDS || undefined,
+    webhookPollMs: env.WEBHOOK_POLL_MS || undefined,
   });
   if (parsed.success && parsed.data.databaseReadUrl && !parsed.data.databaseUrl) {
     throw new Error(

@@ -261,6 +261,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/searches/{queryId}/feed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a saved search's new matches
+         * @description Events that newly match the saved search, in commit order: inserted or changed so that they match (`added`), changed while matching (`updated`), deleted or changed so that they no longer match (`removed`, once). Without `after` the feed starts now (no rows, and a cursor to resume from). Resuming from the last cursor received misses nothing and repeats nothing, across restarts and instances. Cursors are signed and stay valid for 30 days; an expired, altered or foreign cursor is 422.
+         */
+        get: operations["listSavedSearchFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List this token's webhook subscriptions
+         * @description Subscriptions made with this token that have not ended, oldest first.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Subscribe a URL to a saved search
+         * @description Every transaction that changes events matching the saved search becomes one signed POST (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`) whose body carries the feed rows and the cursor after them. Only `https` URLs that resolve to public addresses (checked again at each send). The response carries the signing `secret` once.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End a webhook subscription
+         * @description No more deliveries; pending ones are cancelled. Answers the ended subscription.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhookId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A subscription's deliveries
+         * @description Newest first, with their status, attempts and the last response code.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhookId}/deliveries/{deliveryId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again
+         * @description The delivery is sent again as soon as possible with a fresh set of attempts; a failing subscription becomes active again (its other waiting deliveries follow).
+         */
+        post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1029,6 +1133,60 @@ export interface components {
                 fewer_than_5: boolean;
                 regulatory_assets_under_management: number | null;
             }[];
+        };
+        FeedRow: {
+            event_type: "FeedRow";
+        } & (Omit<components["schemas"]["Event"], "event_type"> & {
+            /**
+             * @description `added`: the event was inserted or changed so that it now matches; `updated`: it matched before and after a change; `removed`: it was deleted or no longer matches (the row shows it as it was).
+             * @enum {string}
+             */
+            change: "added" | "updated" | "removed";
+            /** @description Resume after this row: pass it as `after`. */
+            cursor: string;
+        });
+        FeedMeta: {
+            /** @description Where to resume: after the last row, or past every change read when the page is not full. Always present, also when `success` is empty. */
+            cursor: string;
+            /** @description More changes may already be waiting: ask again at once with `cursor`. */
+            has_more: boolean;
+            /** Format: int32 */
+            rows_per_page: number;
+        };
+        Webhook: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            queryId: string;
+            url: string;
+            /**
+             * @description `active`; `failing`: a delivery used up its attempts (about a day of retries) and the deliveries wait for a retry; `ended`: deleted, or the receiver answered 410 Gone.
+             * @enum {string}
+             */
+            status: "active" | "failing" | "ended";
+            status_reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        WebhookDelivery: {
+            /**
+             * Format: uuid
+             * @description Sent as `webhook-id`; the same on every attempt.
+             */
+            id: string;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed" | "cancelled";
+            /** Format: int32 */
+            attempts: number;
+            /** Format: int32 */
+            last_response_code: number | null;
+            last_error: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            next_attempt_at: string | null;
+            /** Format: date-time */
+            delivered_at: string | null;
         };
     };
     responses: never;
@@ -2655,6 +2813,766 @@ export interface operations {
                         /** @description The request identifier, also sent as X-Correlation-ID. */
                         correlation_id: string;
                     };
+                };
+            };
+            /** @description A parameter has the wrong type or a value outside its allowed set, or the query has a parameter the endpoint does not declare (each named, with the closest declared name). */
+            422: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit reached; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected error; it is logged and its details are not shown. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable; retry after the number of seconds in Retry-After. */
+            503: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listSavedSearchFeed: {
+        parameters: {
+            query?: {
+                /** @description A cursor from this feed (a row’s `cursor` or `meta.cursor`). Omitted: from now. */
+                after?: string;
+                /** @description Page size, default 20; values above 100 are capped to 100. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The saved search (from `POST /v1/search/events`). */
+                queryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The next rows of the feed. */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: {
+                            /**
+                             * Format: int32
+                             * @description Equals the HTTP status.
+                             */
+                            code: number;
+                            /** @description Empty on success; at least one sentence on errors. */
+                            messages: string[];
+                        };
+                        success: components["schemas"]["FeedRow"][];
+                        meta: components["schemas"]["FeedMeta"];
+                        /** @description The request identifier, also sent as X-Correlation-ID. */
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked bearer token. */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The caller's plan does not cover this endpoint. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No saved search has the `queryId`. */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A parameter has the wrong type or a value outside its allowed set, or the query has a parameter the endpoint does not declare (each named, with the closest declared name). */
+            422: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit reached; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected error; it is logged and its details are not shown. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable; retry after the number of seconds in Retry-After. */
+            503: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                /** @description 1-based page, at most 1000000; a page past the last is answered with an empty `success` list and the paging object of that page. */
+                page?: number;
+                /** @description Page size, default 20; values above 100 are capped to 100. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of subscriptions. */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: {
+                            /**
+                             * Format: int32
+                             * @description Equals the HTTP status.
+                             */
+                            code: number;
+                            /** @description Empty on success; at least one sentence on errors. */
+                            messages: string[];
+                        };
+                        success: components["schemas"]["Webhook"][];
+                        meta: components["schemas"]["PageMeta"];
+                        /** @description The request identifier, also sent as X-Correlation-ID. */
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked bearer token. */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The caller's plan does not cover this endpoint. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A parameter has the wrong type or a value outside its allowed set, or the query has a parameter the endpoint does not declare (each named, with the closest declared name). */
+            422: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit reached; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected error; it is logged and its details are not shown. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable; retry after the number of seconds in Retry-After. */
+            503: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    queryId: string;
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The subscription, with its secret (shown only here). */
+            201: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: {
+                            /**
+                             * Format: int32
+                             * @description Equals the HTTP status.
+                             */
+                            code: number;
+                            /** @description Empty on success; at least one sentence on errors. */
+                            messages: string[];
+                        };
+                        success: components["schemas"]["Webhook"] & {
+                            /** @description `whsec_` + base64 of the HMAC key. */
+                            secret: string;
+                        };
+                        meta: null;
+                        /** @description The request identifier, also sent as X-Correlation-ID. */
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description The body is not JSON with `queryId` and `url`. */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked bearer token. */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The caller's plan does not cover this endpoint. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No saved search has the `queryId`. */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A parameter has the wrong type or a value outside its allowed set, or the query has a parameter the endpoint does not declare (each named, with the closest declared name). */
+            422: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit reached; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected error; it is logged and its details are not shown. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable; retry after the number of seconds in Retry-After. */
+            503: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The subscription’s id. */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ended subscription. */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: {
+                            /**
+                             * Format: int32
+                             * @description Equals the HTTP status.
+                             */
+                            code: number;
+                            /** @description Empty on success; at least one sentence on errors. */
+                            messages: string[];
+                        };
+                        success: components["schemas"]["Webhook"];
+                        meta: null;
+                        /** @description The request identifier, also sent as X-Correlation-ID. */
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked bearer token. */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The caller's plan does not cover this endpoint. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No subscription of this token has the id (or no delivery, on a retry). */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A parameter has the wrong type or a value outside its allowed set, or the query has a parameter the endpoint does not declare (each named, with the closest declared name). */
+            422: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit reached; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected error; it is logged and its details are not shown. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable; retry after the number of seconds in Retry-After. */
+            503: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description 1-based page, at most 1000000; a page past the last is answered with an empty `success` list and the paging object of that page. */
+                page?: number;
+                /** @description Page size, default 20; values above 100 are capped to 100. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The subscription’s id. */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries. */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: {
+                            /**
+                             * Format: int32
+                             * @description Equals the HTTP status.
+                             */
+                            code: number;
+                            /** @description Empty on success; at least one sentence on errors. */
+                            messages: string[];
+                        };
+                        success: components["schemas"]["WebhookDelivery"][];
+                        meta: components["schemas"]["PageMeta"];
+                        /** @description The request identifier, also sent as X-Correlation-ID. */
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked bearer token. */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The caller's plan does not cover this endpoint. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No subscription of this token has the id (or no delivery, on a retry). */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A parameter has the wrong type or a value outside its allowed set, or the query has a parameter the endpoint does not declare (each named, with the closest declared name). */
+            422: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit reached; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected error; it is logged and its details are not shown. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable; retry after the number of seconds in Retry-After. */
+            503: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The subscription’s id. */
+                webhookId: string;
+                /** @description The delivery’s id. */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, pending again. */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: {
+                            /**
+                             * Format: int32
+                             * @description Equals the HTTP status.
+                             */
+                            code: number;
+                            /** @description Empty on success; at least one sentence on errors. */
+                            messages: string[];
+                        };
+                        success: components["schemas"]["WebhookDelivery"];
+                        meta: null;
+                        /** @description The request identifier, also sent as X-Correlation-ID. */
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked bearer token. */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The caller's plan does not cover this endpoint. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No subscription of this token has the id (or no delivery, on a retry). */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A parameter has the wrong type or a value outside its allowed set, or the query has a parameter the endpoint does not declare (each named, with the closest declared name). */

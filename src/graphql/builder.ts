@@ -177,7 +177,9 @@ builder.addScalarType('CountryCode', CountryCodeResolver);
 builder.addScalarType('JSON', JSONResolver);
 
 builder.queryType({ description: 'Read the business-intelligence graph.' });
-builder.mutationType({ description: 'The only write: saving an event search.' });
+builder.mutationType({
+  description: 'The writes: saving an event search, and webhook subscriptions to saved searches.',
+});
 
 const TotalCount = builder.objectRef<Total>('TotalCount').implement({
   description:

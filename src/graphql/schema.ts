@@ -20,6 +20,8 @@ import './types/annotation.ts';
 import './types/experience.ts';
 import './types/event.ts';
 import './types/search.ts';
+import './types/feed.ts';
+import './types/webhook.ts';
 import './types/suggestion.ts';
 import './types/ownership.ts';
 

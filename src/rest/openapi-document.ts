@@ -27,6 +27,11 @@ const tags = [
   { name: 'Articles', description: 'News articles with their statements, events and organisations.' },
   { name: 'Events', description: 'Moves, funding rounds, deals, public offerings and client summaries.' },
   { name: 'Searches', description: 'Saved event searches (chips) and suggestions of filter values.' },
+  {
+    name: 'Webhooks',
+    description:
+      'Signed deliveries of the new matches of a saved search to a URL of the caller (Standard Webhooks).',
+  },
 ];
 
 const headerComponents: Record<string, Json> = {

@@ -7,10 +7,12 @@ import { finishOpenApiDocument } from './openapi-document.ts';
 import { indexPaths, refuseUnknownQueryParameters } from './operation-guard.ts';
 import { registerArticleRoutes } from './routes/articles.ts';
 import { registerEventRoutes } from './routes/events.ts';
+import { registerFeedRoutes } from './routes/feed.ts';
 import { registerOrganisationRoutes } from './routes/organisations.ts';
 import { registerProfileOwnershipRoutes } from './routes/profile-ownership.ts';
 import { registerProfileRoutes } from './routes/profiles.ts';
 import { registerSearchRoutes } from './routes/searches.ts';
+import { registerWebhookRoutes } from './routes/webhooks.ts';
 
 export type RestApp = OpenAPIHono<AppEnv>;
 
@@ -51,6 +53,8 @@ export function createRestRouter(): RestApp {
   registerProfileOwnershipRoutes(app);
   registerArticleRoutes(app);
   registerEventRoutes(app);
+  registerFeedRoutes(app);
+  registerWebhookRoutes(app);
   const document = finishOpenApiDocument(
     app.getOpenAPI31Document({
       openapi: '3.1.0',

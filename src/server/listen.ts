@@ -6,11 +6,15 @@ import { ViewerCache } from '../auth/viewer-cache.ts';
 import type { Config } from '../config.ts';
 import { openDatabase, openReadReplica } from '../db/database.ts';
 import { migrateDatabase } from '../db/migrate.ts';
+import { listenTo } from '../db/notifications.ts';
 import { activityReconciler } from '../domain/activity.ts';
+import { announceChanges, changeChannel } from '../domain/feed/change-signal.ts';
+import { pruneChangeLog } from '../domain/feed/prune.ts';
 import { createQuotas } from '../http/limits/quotas.ts';
 import { createLogger, logger, useLogger } from '../http/observability/logger.ts';
 import { instrumentDatabase } from '../http/observability/metrics.ts';
 import type { AppServices } from '../http/services.ts';
+import { startWebhookWorker } from '../rest/webhook-worker.ts';
 import { openAdminSocket } from './admin-socket.ts';
 import { createApp } from './app.ts';
 import { trackConnections } from './graceful-close.ts';
@@ -75,12 +79,31 @@ export async function startServer(
         }, config.activityRefreshSeconds * 1000)
       : undefined;
   refresher?.unref();
+  const webhooks = startWebhookWorker(handle.db, {
+    allowPrivate: config.webhookAllowPrivate,
+    retrySeconds: config.webhookRetrySeconds,
+    pollMs: config.webhookPollMs,
+    onError: (error) => logger().error({ err: error }, 'delivering webhooks failed'),
+  });
+  // Wakes this instance's feed subscriptions when any instance (or any writer) commits event changes.
+  const stopListening = await listenTo(handle, changeChannel, announceChanges);
+  const pruner = setInterval(
+    () =>
+      pruneChangeLog(handle.db).catch((error) =>
+        logger().error({ err: error }, 'pruning the change log failed'),
+      ),
+    60 * 60 * 1000,
+  );
+  pruner.unref();
 
   let stopping: Promise<void> | undefined;
   const shutdown = () => {
     stopping ??= (async () => {
       services.readiness.accepting = false;
       if (refresher) clearInterval(refresher);
+      clearInterval(pruner);
+      await stopListening().catch(() => {});
+      await webhooks.stop();
       // Takes the connections already queued, then refuses new ones, finishes every accepted request, and closes
       // idle keep-alive connections.
       await connections.close({ idleGraceMs: 1_000, maxDrainMs: 3_000 });

@@ -67,6 +67,7 @@ export const embeddedTypes: string[] = [
   "Chip",
   "ClientSummaryEntry",
   "Compensation",
+  "CreatedWebhook",
   "Deal",
   "Exchange",
   "Industry",
@@ -97,10 +98,18 @@ export const embeddedTypes: string[] = [
   "QueryEventsConnectionEdge",
   "QuerySuggestionsConnection",
   "QuerySuggestionsConnectionEdge",
+  "QueryWebhooksConnection",
+  "QueryWebhooksConnectionEdge",
   "RelationshipCounts",
+  "SavedSearchFeedConnection",
+  "SavedSearchFeedEdge",
+  "SavedSearchFeedEvent",
+  "Subscription",
   "Suggestion",
   "Ticker",
-  "TotalCount"
+  "TotalCount",
+  "WebhookDeliveriesConnection",
+  "WebhookDeliveriesConnectionEdge"
 ];
 
 /** urql Graphcache `keys`: `null` (embed in the parent) for each of {@link embeddedTypes}. */

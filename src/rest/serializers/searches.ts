@@ -11,12 +11,10 @@ export const conditionChipSchema = z
         'The field the chip filters. The server also accepts other field types: they filter nothing and are listed in `ignored_field_types`.',
       example: 'Organisation',
     }),
-    label: z
-      .string()
-      .openapi({
-        description: 'Text shown to a user; kept as sent.',
-        example: demoExamples.organisation.name,
-      }),
+    label: z.string().openapi({
+      description: 'Text shown to a user; kept as sent.',
+      example: demoExamples.organisation.name,
+    }),
     value: z.string().min(1).openapi({
       description:
         'Not empty. A UUID for `Organisation` and `Occupation`; the exact value for the other types.',

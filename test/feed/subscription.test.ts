@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenTo } from '../../src/db/notifications.ts';
+import { announceChanges, changeChannel } from '../../src/domain/feed/change-signal.ts';
+import { type Envelope, openTestApp, type TestApp } from '../support/test-app.ts';
+
+let app: TestApp;
+let stopListening: () => Promise<void>;
+beforeAll(async () => {
+  app = await openTestApp();
+  stopListening = await listenTo(app.services.handle, changeChannel, announceChanges);
+});
+afterAll(async () => {
+  await stopListening();
+  await app.services.db.execute(sql`delete from events where deal_type like 'sse-%'`);
+  await app.close();
+});
+
+const copyDeal = (reference: string, dealType: string) =>
+  sql.raw(`insert into events (reference, type, summary, publish_date, organisation_reference, acquirer_reference,
+    acquiree_reference, deal_type, deal_status, details)
+  select '${reference}'::uuid, type, 'an sse deal', publish_date, organisation_reference, acquirer_reference,
+    acquiree_reference, '${dealType}', deal_status, details
+  from events where type = 'deal' and acquirer_reference is not null and acquiree_reference is not null
+  order by reference limit 1`);
+
+/** Reads Server-Sent Events from a response until `count` `next` events arrived (bounded in time). */
+async function readEvents(response: Response, count: number, boundMs = 15_000) {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  const events: {
+    data: { savedSearchEvents: { change: string; cursor: string; event: { reference: string } } };
+  }[] = [];
+  let buffer = '';
+  const deadline = Date.now() + boundMs;
+  while (events.length < count && Date.now() < deadline) {
+    const chunk = await Promise.race([
+      reader.read(),
+      new Promise<{ done: true; value: undefined }>((resolve) =>
+        setTimeout(() => resolve({ done: true, value: undefined }), Math.max(1, deadline - Date.now())),
+      ),
+    ]);
+    if (chunk.done) break;
+    buffer += decoder.decode(chunk.value, { stream: true });
+    let boundary = buffer.indexOf('\n\n');
+    while (boundary >= 0) {
+      const block = buffer.slice(0, boundary);
+      buffer = buffer.slice(boundary + 2);
+      if (/^event: next$/m.test(block)) {
+        const data = block
+          .split('\n')
+          .filter((line) => line.startsWith('data:'))
+          .map((line) => line.slice(5).trim())
+          .join('');
+        events.push(JSON.parse(data));
+      }
+      boundary = buffer.indexOf('\n\n');
+    }
+  }
+  await reader.cancel();
+  return events;
+}
+
+const onPostgres = Boolean(process.env.DATABASE_URL);
+
+describe('subscription { savedSearchEvents }', () => {
+  it.runIf(!onPostgres)('is refused with a clear error on the embedded database', async () => {
+    const response = await app.request('/graphql', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
+      body: JSON.stringify({
+        query: `subscription { savedSearchEvents(queryId: "${randomUUID()}") { cursor } }`,
+      }),
+    });
+    // The stream carries the error and completes.
+    const text = await Promise.race([
+      response.text(),
+      new Promise<string>((resolve) => setTimeout(() => resolve('(no end within 10 s)'), 10_000)),
+    ]);
+    expect(text).toMatch(/needs PostgreSQL \(DATABASE_URL\)/);
+    expect(text).toMatch(/event: complete/);
+  });
+
+  it.runIf(onPostgres)(
+    'pushes the feed rows over Server-Sent Events as they are committed, and resumes from a cursor',
+    async () => {
+      const dealType = `sse-${randomUUID()}`;
+      const saved = await app.request('/v1/search/events', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          query: [{ fieldType: 'DealType', label: 'x', value: dealType, operator: 'EQUAL' }],
+        }),
+      });
+      const queryId = ((await saved.json()) as Envelope<{ queryId: string }>).success.queryId;
+      const query =
+        'subscription ($queryId: UUID!, $after: String) { savedSearchEvents(queryId: $queryId, after: $after) { change cursor event { reference } } }';
+      const subscribe = (after?: string) =>
+        app.request('/graphql', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
+          body: JSON.stringify({ query, variables: { queryId, after } }),
+        });
+      const response = await subscribe();
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/text\/event-stream/);
+      const written = [randomUUID(), randomUUID(), randomUUID()];
+      const reading = readEvents(response, 3);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      for (const reference of written) await app.services.db.execute(copyDeal(reference, dealType));
+      const events = await reading;
+      expect(
+        events.map((event) => [
+          event.data.savedSearchEvents.event.reference,
+          event.data.savedSearchEvents.change,
+        ]),
+      ).toEqual(written.map((reference) => [reference, 'ADDED']));
+      // Resuming after the first row gives the other two again, from the log.
+      const resumed = await readEvents(await subscribe(events[0]!.data.savedSearchEvents.cursor), 2);
+      expect(resumed.map((event) => event.data.savedSearchEvents.event.reference)).toEqual(written.slice(1));
+    },
+  );
+});
