@@ -38,7 +38,7 @@ describe('token commands on the embedded store', () => {
         env,
       );
       const token = created.stdout.trim();
-      expect(token).toMatch(/^orgr_[A-Za-z0-9_-]{43}$/);
+      expect(token).toMatch(/^orgr_[A-Za-z0-9_-]{49}$/);
       expect(await call(url, token)).toBe(200);
 
       const listed = await runCli(['token', 'list'], env);
