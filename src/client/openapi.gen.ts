@@ -908,8 +908,12 @@ export interface components {
              * @example 2024-05-01T09:30:00.000Z
              */
             publish_date: string;
-            /** @description Related links; empty on every event type today. */
-            links: unknown[];
+            /** @description Related links, as the interface allows: an object of named links `{ name: { href } }`, or an empty array when there are none, as on every event type today. */
+            links: unknown[] | {
+                [key: string]: {
+                    href: string;
+                };
+            };
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -986,8 +990,12 @@ export interface components {
              * @example 2024-05-01T09:30:00.000Z
              */
             publish_date: string;
-            /** @description Related links; empty on every event type today. */
-            links: unknown[];
+            /** @description Related links, as the interface allows: an object of named links `{ name: { href } }`, or an empty array when there are none, as on every event type today. */
+            links: unknown[] | {
+                [key: string]: {
+                    href: string;
+                };
+            };
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -1024,8 +1032,12 @@ export interface components {
              * @example 2024-05-01T09:30:00.000Z
              */
             publish_date: string;
-            /** @description Related links; empty on every event type today. */
-            links: unknown[];
+            /** @description Related links, as the interface allows: an object of named links `{ name: { href } }`, or an empty array when there are none, as on every event type today. */
+            links: unknown[] | {
+                [key: string]: {
+                    href: string;
+                };
+            };
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -1067,8 +1079,12 @@ export interface components {
              * @example 2024-05-01T09:30:00.000Z
              */
             publish_date: string;
-            /** @description Related links; empty on every event type today. */
-            links: unknown[];
+            /** @description Related links, as the interface allows: an object of named links `{ name: { href } }`, or an empty array when there are none, as on every event type today. */
+            links: unknown[] | {
+                [key: string]: {
+                    href: string;
+                };
+            };
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -1107,8 +1123,12 @@ export interface components {
              * @example 2024-05-01T09:30:00.000Z
              */
             publish_date: string;
-            /** @description Related links; empty on every event type today. */
-            links: unknown[];
+            /** @description Related links, as the interface allows: an object of named links `{ name: { href } }`, or an empty array when there are none, as on every event type today. */
+            links: unknown[] | {
+                [key: string]: {
+                    href: string;
+                };
+            };
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}

@@ -140,9 +140,16 @@ const eventBase = z.object({
   summary: z.string().nullable().openapi({ description: 'A readable one-line summary.' }),
   publish_date: datetimeSchema.openapi({ description: 'When the event became public.' }),
   links: z
-    .array(z.unknown())
-    .max(0)
-    .openapi({ description: 'Related links; empty on every event type today.' }),
+    .union([
+      z.array(z.unknown()).max(0),
+      z
+        .record(z.string().max(64), z.object({ href: z.string().max(2000) }))
+        .openapi({ maxProperties: 20 }),
+    ])
+    .openapi({
+      description:
+        'Related links, as the interface allows: an object of named links `{ name: { href } }`, or an empty array when there are none, as on every event type today.',
+    }),
 });
 
 /** One variant of the event record: the common fields, a literal `event_type` and the `data` of that type. */
