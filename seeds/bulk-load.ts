@@ -1,11 +1,11 @@
-import { connect } from 'node:net';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { PGlite, Transaction as PgliteTransaction } from '@electric-sql/pglite';
 import { getTableColumns, getTableName } from 'drizzle-orm';
 import { toSnakeCase } from 'drizzle-orm/casing';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import postgres from 'postgres';
+import type postgres from 'postgres';
+import { openBulkConnection } from '../src/db/bulk-connection.ts';
 import type { DatabaseDriver } from '../src/db/database.ts';
 
 /**
@@ -131,7 +131,10 @@ export async function runMaintenance(
     for (const statement of statements) await driver.client.exec(statement);
     return;
   }
-  const bulk = openBulkConnection(driver.client, options.statementTimeoutMs ?? defaultBulkTimeoutMs);
+  const bulk = openBulkConnection(driver.client, {
+    application_name: 'orgraph-seed',
+    statement_timeout: options.statementTimeoutMs ?? defaultBulkTimeoutMs,
+  });
   try {
     for (const statement of statements) await bulk.unsafe(statement);
   } finally {
@@ -157,7 +160,10 @@ export async function withBulkLoader<T>(
   options: BulkOptions = {},
 ): Promise<T> {
   if (driver.kind === 'pglite') return driver.client.transaction((tx) => work(pgliteLoader(tx)));
-  const bulk = openBulkConnection(driver.client, options.statementTimeoutMs ?? defaultBulkTimeoutMs);
+  const bulk = openBulkConnection(driver.client, {
+    application_name: 'orgraph-seed',
+    statement_timeout: options.statementTimeoutMs ?? defaultBulkTimeoutMs,
+  });
   try {
     return (await bulk.begin(async (tx) => {
       // Index builds after the load sort in memory up to this much.
@@ -167,44 +173,6 @@ export async function withBulkLoader<T>(
   } finally {
     await bulk.end({ timeout: 5 });
   }
-}
-
-/**
- * A single connection to the pool's server. postgres.js leaves Nagle's algorithm on, and COPY ends with a tiny
- * CopyDone message that then waits for the server's delayed ACK: about 40 ms per statement, which would
- * dominate the load time. A TCP socket with `noDelay` removes the wait (unix sockets do not have it).
- */
-function openBulkConnection(pool: postgres.Sql, statementTimeoutMs: number): postgres.Sql {
-  const parsed = pool.options;
-  const host = parsed.host[0] ?? 'localhost';
-  const port = parsed.port[0] ?? 5432;
-  const options = {
-    host: parsed.host,
-    port: parsed.port,
-    path: parsed.path || undefined,
-    database: parsed.database,
-    user: parsed.user,
-    // Typed as null in ParsedOptions, but it holds the password (or a function returning it).
-    pass: (parsed as unknown as { pass: unknown }).pass,
-    ssl: parsed.ssl,
-    max: 1,
-    onnotice: () => {},
-    connection: {
-      ...parsed.connection,
-      application_name: 'orgraph-seed',
-      statement_timeout: statementTimeoutMs,
-    },
-    // postgres.js's documented custom-socket hook (absent from its types): it expects a connected socket.
-    socket: parsed.path
-      ? undefined
-      : () =>
-          new Promise((resolve, reject) => {
-            const socket = connect({ host, port, noDelay: true });
-            socket.once('connect', () => resolve(socket));
-            socket.once('error', reject);
-          }),
-  };
-  return postgres(options as unknown as postgres.Options<Record<string, never>>);
 }
 
 function postgresLoader(tx: postgres.TransactionSql): BulkLoader {

@@ -8,7 +8,7 @@ import { migrateDatabase } from '../db/migrate.ts';
 import { isDatabaseUnavailable } from '../domain/errors.ts';
 import { logger } from '../http/observability/logger.ts';
 import { packageFile } from '../package-files.ts';
-import type { AdminRequest, AdminResponse } from '../server/admin-protocol.ts';
+import type { AdminRequest, AdminResponse, AdminTokenRow } from '../server/admin-protocol.ts';
 import { startServer } from '../server/listen.ts';
 import { askRunningServer } from './admin-client.ts';
 import { registerImportCommands } from './import-commands.ts';
@@ -50,16 +50,7 @@ async function tokenCommand<T>(
   return withDatabase(direct);
 }
 
-function printTokenRows(
-  rows: {
-    id: string;
-    hint: string;
-    plan: string;
-    label: string | null;
-    createdAt: string;
-    revokedAt: string | null;
-  }[],
-): void {
+function printTokenRows(rows: AdminTokenRow[]): void {
   for (const row of rows) {
     const state = row.revokedAt ? `revoked ${row.revokedAt}` : 'active';
     console.log([row.id, `${row.hint}…`, row.plan, state, row.createdAt, row.label ?? ''].join('\t'));

@@ -1,8 +1,8 @@
-import { connect } from 'node:net';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { PGlite, Transaction as PgliteTransaction } from '@electric-sql/pglite';
-import postgres from 'postgres';
+import type postgres from 'postgres';
+import { openBulkConnection } from '../bulk-connection.ts';
 import type { DatabaseDriver } from '../database.ts';
 
 /** Statements on one connection of their own: temporary tables live as long as the session. */
@@ -23,45 +23,19 @@ export interface BulkSession {
  */
 export async function openBulkSession(driver: DatabaseDriver, applicationName: string): Promise<BulkSession> {
   if (driver.kind === 'pglite') return pgliteSession(driver.client, async () => {});
-  const parsed = driver.client.options;
-  const host = parsed.host[0] ?? 'localhost';
-  const port = parsed.port[0] ?? 5432;
-  const options = {
-    host: parsed.host,
-    port: parsed.port,
-    path: parsed.path || undefined,
-    database: parsed.database,
-    user: parsed.user,
-    // Typed as null in ParsedOptions, but it holds the password (or a function returning it).
-    pass: (parsed as unknown as { pass: unknown }).pass,
-    ssl: parsed.ssl,
-    max: 1,
-    onnotice: () => {},
-    connection: {
-      ...parsed.connection,
-      application_name: applicationName,
-      statement_timeout: 0,
-      TimeZone: 'UTC',
-      // The staging statements' estimates are far off (jsonb functions), which made the planner compile them
-      // to machine code: about 0.4 s per statement spent on JIT for queries that run in milliseconds.
-      jit: 'off',
-      // The staging tables are temporary, so they live in the session's own buffers (8 MB by default): at scale
-      // 10 they hold about 400 MB that every resolving and writing statement reads again.
-      temp_buffers: '512MB',
-      work_mem: '64MB',
-      maintenance_work_mem: '256MB',
-    },
-    // postgres.js's documented custom-socket hook (absent from its types): it expects a connected socket.
-    socket: parsed.path
-      ? undefined
-      : () =>
-          new Promise((resolve, reject) => {
-            const socket = connect({ host, port, noDelay: true });
-            socket.once('connect', () => resolve(socket));
-            socket.once('error', reject);
-          }),
-  };
-  const sql = postgres(options as unknown as postgres.Options<Record<string, never>>);
+  const sql = openBulkConnection(driver.client, {
+    application_name: applicationName,
+    statement_timeout: 0,
+    TimeZone: 'UTC',
+    // The staging statements' estimates are far off (jsonb functions), which made the planner compile them
+    // to machine code: about 0.4 s per statement spent on JIT for queries that run in milliseconds.
+    jit: 'off',
+    // The staging tables are temporary, so they live in the session's own buffers (8 MB by default): at scale
+    // 10 they hold about 400 MB that every resolving and writing statement reads again.
+    temp_buffers: '512MB',
+    work_mem: '64MB',
+    maintenance_work_mem: '256MB',
+  });
   return postgresSession(sql, () => sql.end({ timeout: 5 }));
 }
 

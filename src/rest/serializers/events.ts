@@ -142,9 +142,7 @@ const eventBase = z.object({
   links: z
     .union([
       z.array(z.unknown()).max(0),
-      z
-        .record(z.string().max(64), z.object({ href: z.string().max(2000) }))
-        .openapi({ maxProperties: 20 }),
+      z.record(z.string().max(64), z.object({ href: z.string().max(2000) })).openapi({ maxProperties: 20 }),
     ])
     .openapi({
       description:
