@@ -86,7 +86,7 @@ export const errorRules: Readonly<Record<ErrorCode, ErrorRule>> = {
   BAD_USER_INPUT: { status: 400 },
   OPERATION_NOT_SUPPORTED: {
     status: 400,
-    message: 'Subscriptions are not offered; send queries and mutations.',
+    message: 'A subscription is answered over Server-Sent Events: send it with Accept: text/event-stream.',
   },
   PERSISTED_QUERY_NOT_FOUND: { status: 400, message: 'PersistedQueryNotFound' },
   PERSISTED_QUERY_NOT_SUPPORTED: { status: 400, message: 'PersistedQueryNotSupported' },

@@ -87,7 +87,7 @@ describe('schema.graphql', () => {
       if (isUnionType(type)) for (const member of type.getTypes()) visit(member.name);
       if (isInterfaceType(type)) for (const impl of schema.getPossibleTypes(type)) visit(impl.name);
     };
-    for (const root of ['Query', 'Mutation']) visit(root);
+    for (const root of ['Query', 'Mutation', 'Subscription']) visit(root);
     for (const directive of schema.getDirectives()) {
       for (const arg of directive.args) visit(String(getNamedType(arg.type)));
     }

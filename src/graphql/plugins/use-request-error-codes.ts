@@ -3,7 +3,13 @@ import type { Plugin } from 'graphql-yoga';
 import { answerForCode } from '../../http/errors.ts';
 import { graphqlRequestError } from './request-errors.ts';
 
-/** The graph has no subscriptions; GraphQL itself would only refuse one once it ran, with no code. */
+/**
+ * A subscription needs a stream to answer on (Server-Sent Events); asked for a single answer, GraphQL itself would only
+ * refuse one once it ran, with no code.
+ */
+/** The media types an operation can be answered in part by part. */
+const streamMediaTypes = /text\/event-stream|multipart\/mixed/i;
+
 const noSubscriptions: ValidationRule = (context) => ({
   OperationDefinition(node) {
     if (node.operation !== 'subscription') return;
@@ -12,7 +18,8 @@ const noSubscriptions: ValidationRule = (context) => ({
 });
 
 /**
- * Codes the request errors GraphQL leaves without one: a subscription (`OPERATION_NOT_SUPPORTED`, at validation)
+ * Codes the request errors GraphQL leaves without one: a subscription asked for over a single answer
+ * (`OPERATION_NOT_SUPPORTED`, at validation)
  * and variables that are missing or do not fit their types (`BAD_USER_INPUT`, checked before anything executes,
  * with GraphQL's own messages). Parse and validation errors are coded by Yoga (`GRAPHQL_PARSE_FAILED`,
  * `GRAPHQL_VALIDATION_FAILED`). A request with no operation at all is not a GraphQL request: 400 under either
@@ -28,8 +35,9 @@ export function useRequestErrorCodes(): Plugin {
       );
       throw new GraphQLError(message, { extensions: { code, http: { status } } });
     },
-    onValidate({ addValidationRule }) {
-      addValidationRule(noSubscriptions);
+    onValidate({ addValidationRule, context }) {
+      const accept = (context as { request?: Request }).request?.headers.get('accept') ?? '';
+      if (!streamMediaTypes.test(accept)) addValidationRule(noSubscriptions);
     },
     onExecute({ args, setResultAndStopExecution }) {
       const operation = getOperationAST(args.document, args.operationName);
