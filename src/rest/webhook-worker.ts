@@ -83,7 +83,19 @@ export function startWebhookWorker(db: Database, options: WebhookWorkerOptions):
 
   const runOnce = async () => {
     const claimed = await claimDueDeliveries(db, { limit: batch, leaseMs: deliveryTimeoutMs + 5_000 });
-    await Promise.all(claimed.map(deliver));
+    // One subscription's deliveries go one after another, in the order they were taken (their transactions'),
+    // so that a receiver sees its feed in order; different subscriptions are sent to at once.
+    const bySubscription = new Map<string, typeof claimed>();
+    for (const delivery of claimed) {
+      const group = bySubscription.get(delivery.subscriptionId);
+      if (group) group.push(delivery);
+      else bySubscription.set(delivery.subscriptionId, [delivery]);
+    }
+    await Promise.all(
+      [...bySubscription.values()].map(async (deliveries) => {
+        for (const delivery of deliveries) await deliver(delivery);
+      }),
+    );
     return claimed.length;
   };
 

@@ -6,6 +6,7 @@ import { queryRows } from '../../src/db/database.ts';
 import { loadCursorKey, signCursor } from '../../src/domain/feed/feed-cursor.ts';
 import { pruneChangeLog } from '../../src/domain/feed/prune.ts';
 import { type Envelope, openTestApp, type TestApp } from '../support/test-app.ts';
+import { feedDatabase } from './support.ts';
 
 interface FeedRow {
   reference: string;
@@ -19,10 +20,11 @@ interface FeedRow {
 type FeedEnvelope = Envelope<FeedRow[] | null, { cursor: string; has_more: boolean } | null>;
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
+const database = await feedDatabase('feed');
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await openTestApp();
+  app = await openTestApp(database.env);
 });
 afterAll(() => app.close());
 
@@ -169,7 +171,7 @@ describe('GET /v1/searches/{queryId}/feed', () => {
     const seen: string[] = [];
     const written: string[] = [];
     // The embedded database admits one process, so there the second instance is left out.
-    const other = onPostgres ? await openTestApp() : null;
+    const other = onPostgres ? await openTestApp(database.env) : null;
     try {
       for (let round = 0; round < 6; round += 1) {
         for (let index = 0; index < 3; index += 1) {
@@ -184,7 +186,7 @@ describe('GET /v1/searches/{queryId}/feed', () => {
         if (round % 2 === 1) {
           // A restart: the database closed and opened again, the cursor key read anew.
           await app.close();
-          app = await openTestApp();
+          app = await openTestApp(database.env);
         }
       }
       expect(seen).toEqual(written);
@@ -284,8 +286,8 @@ describe.runIf(onPostgres)('the feed under concurrent writers (PostgreSQL)', () 
     const dealType = `feed-${randomUUID()}`;
     const queryId = await saveSearch(app, dealType);
     const start = (await feed(app, queryId)).body.meta!.cursor;
-    const first = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
-    const second = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+    const first = postgres(database.url!, { max: 1, onnotice: () => {} });
+    const second = postgres(database.url!, { max: 1, onnotice: () => {} });
     try {
       // Interleaved: A writes first but commits last; B commits in between.
       const [a1, b1, a2] = [randomUUID(), randomUUID(), randomUUID()];

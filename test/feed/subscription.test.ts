@@ -4,11 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenTo } from '../../src/db/notifications.ts';
 import { announceChanges, changeChannel } from '../../src/domain/feed/change-signal.ts';
 import { type Envelope, openTestApp, type TestApp } from '../support/test-app.ts';
+import { feedDatabase } from './support.ts';
 
 let app: TestApp;
 let stopListening: () => Promise<void>;
+const database = await feedDatabase('subscription');
+
 beforeAll(async () => {
-  app = await openTestApp();
+  app = await openTestApp(database.env);
   stopListening = await listenTo(app.services.handle, changeChannel, announceChanges);
 });
 afterAll(async () => {

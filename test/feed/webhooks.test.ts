@@ -8,8 +8,10 @@ import { sendDelivery } from '../../src/domain/webhooks/send.ts';
 import { startWebhookWorker, type WebhookWorker } from '../../src/rest/webhook-worker.ts';
 import { startServerProcess, stopProcess } from '../reliability/support/server-process.ts';
 import { type Envelope, openTestApp, type TestApp } from '../support/test-app.ts';
+import { feedDatabase } from './support.ts';
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
+const database = await feedDatabase('webhooks');
 
 interface Received {
   id: string;
@@ -60,7 +62,7 @@ let worker: WebhookWorker;
 const receivers: Receiver[] = [];
 
 beforeAll(async () => {
-  app = await openTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' });
+  app = await openTestApp({ ...database.env, WEBHOOK_ALLOW_PRIVATE: 'true' });
   worker = startWebhookWorker(app.services.db, { allowPrivate: true, retrySeconds: [0.2, 0.2], pollMs: 50 });
 });
 afterAll(async () => {
@@ -404,7 +406,7 @@ describe('webhooks in the graph', () => {
 
 describe.runIf(onPostgres)('webhooks across instances (PostgreSQL)', () => {
   it('two workers share the deliveries and never send one twice', async () => {
-    const second = await openTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' });
+    const second = await openTestApp({ ...database.env, WEBHOOK_ALLOW_PRIVATE: 'true' });
     const otherWorker = startWebhookWorker(second.services.db, {
       allowPrivate: true,
       retrySeconds: [0.2],
@@ -432,6 +434,7 @@ describe.runIf(onPostgres)('webhooks across instances (PostgreSQL)', () => {
     timeout: 90_000,
   }, async () => {
     const env = {
+      ...database.env,
       WEBHOOK_ALLOW_PRIVATE: 'true',
       WEBHOOK_POLL_MS: '100',
       WEBHOOK_RETRY_SECONDS: '0.2',
