@@ -1,0 +1,23 @@
+/**
+ * Lints the committed `schema.graphql` with @graphql-eslint's `schema-recommended` and `schema-relay` rules
+ * (`scripts/graphql-tools/eslint.config.js`, where each rule's options are set and README's Decisions says why).
+ * Run by `npm run lint`; exits non-zero on any problem, warnings included.
+ */
+import { join } from 'node:path';
+import { repositoryRoot, runGraphqlTool, toolsFolder } from './graphql-tools.ts';
+
+const started = performance.now();
+const result = runGraphqlTool('eslint/bin/eslint.js', [
+  '--config',
+  join(toolsFolder, 'eslint.config.js'),
+  '--max-warnings',
+  '0',
+  join(repositoryRoot, 'schema.graphql'),
+]);
+const ok = result.status === 0;
+const seconds = ((performance.now() - started) / 1000).toFixed(1);
+process.stdout.write(
+  `${ok ? 'ok  ' : 'FAIL'} @graphql-eslint schema-recommended + schema-relay (${seconds} s)\n`,
+);
+if (!ok) process.stdout.write(`${result.stdout}${result.stderr}${result.error ?? ''}\n`);
+process.exit(ok ? 0 : 1);
