@@ -11,7 +11,7 @@ import type { Config } from '../../config.ts';
 import { logger } from '../observability/logger.ts';
 import { metrics } from '../observability/metrics.ts';
 
-/** The two budgets a plan sets per token: requests, and GraphQL cost points. */
+/** The two budgets a plan sets per token: requests, and cost points (GraphQL operations and REST lists' totals). */
 export type QuotaKind = 'requests' | 'graphqlCost';
 
 /** Where a budget stands after a charge (or a look). */
