@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { repositoryRoot } from './dataset.ts';
-import { type BenchServer, freePort, readMemory } from './server.ts';
+import { type BenchServer, freePort, memorySampler } from './server.ts';
 
 /**
  * PostGraphile v5, the peer the graph is compared with. It needs Node ≥ 22 while orgraph installs on
@@ -79,32 +79,16 @@ export async function startPeer(databaseUrl: string, poolMax: number): Promise<B
     await sleep(250);
   }
   const pid = serverPid!;
-  let peak = 0;
-  let current = 0;
-  const sample = () => {
-    const memory = readMemory(pid);
-    if (!memory) return;
-    current = memory.rssMb;
-    peak = Math.max(peak, memory.peakRssMb);
-  };
-  const sampler = setInterval(sample, 250);
-  sampler.unref();
-  sample();
+  const memory = memorySampler(pid);
+  memory.sample();
 
   return {
     baseUrl,
     pid,
-    peakRssMb: () => {
-      sample();
-      return peak;
-    },
-    rssMb: () => {
-      sample();
-      return current;
-    },
+    peakRssMb: memory.peakRssMb,
+    rssMb: memory.rssMb,
     async stop() {
-      sample();
-      clearInterval(sampler);
+      memory.stop();
       if (exited || !child.pid) return;
       const done = new Promise<void>((resolve) => child.once('exit', () => resolve()));
       // The whole group: npx and the node it started.

@@ -6,12 +6,12 @@ import { promisify } from 'node:util';
 import { benchPlansFile, repositoryRoot } from './dataset.ts';
 
 /** Memory of a process from /proc: the current resident set and its high-water mark, in MiB. */
-export interface MemorySample {
+interface MemorySample {
   rssMb: number;
   peakRssMb: number;
 }
 
-export function readMemory(pid: number): MemorySample | null {
+function readMemory(pid: number): MemorySample | null {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kib = (field: string) => Number(status.match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'))?.[1] ?? 0);
@@ -19,6 +19,46 @@ export function readMemory(pid: number): MemorySample | null {
   } catch {
     return null;
   }
+}
+
+/** A process's memory, sampled from /proc every 250 ms until `stop`, so the high-water mark between reads is kept. */
+export interface MemorySampler {
+  /** Reads now (the interval's first read is 250 ms after the sampler starts). */
+  sample(): void;
+  /** The current resident set, read now, in MiB. */
+  rssMb(): number;
+  /** The peak resident set since the process started (VmHWM), read now, in MiB. */
+  peakRssMb(): number;
+  /** Reads a last time and stops. */
+  stop(): void;
+}
+
+export function memorySampler(pid: number): MemorySampler {
+  let peak = 0;
+  let current = 0;
+  const sample = () => {
+    const memory = readMemory(pid);
+    if (!memory) return;
+    current = memory.rssMb;
+    peak = Math.max(peak, memory.peakRssMb);
+  };
+  const timer = setInterval(sample, 250);
+  timer.unref();
+  return {
+    sample,
+    rssMb: () => {
+      sample();
+      return current;
+    },
+    peakRssMb: () => {
+      sample();
+      return peak;
+    },
+    stop: () => {
+      sample();
+      clearInterval(timer);
+    },
+  };
 }
 
 export interface BenchServer {
@@ -100,16 +140,7 @@ export async function startServer(
     exited = true;
   });
 
-  let peak = 0;
-  let current = 0;
-  const sample = () => {
-    const memory = readMemory(pid);
-    if (!memory) return;
-    current = memory.rssMb;
-    peak = Math.max(peak, memory.peakRssMb);
-  };
-  const sampler = setInterval(sample, 250);
-  sampler.unref();
+  const memory = memorySampler(pid);
 
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
@@ -127,22 +158,15 @@ export async function startServer(
     }
     await sleep(200);
   }
-  sample();
+  memory.sample();
 
   return {
     baseUrl,
     pid,
-    peakRssMb: () => {
-      sample();
-      return peak;
-    },
-    rssMb: () => {
-      sample();
-      return current;
-    },
+    peakRssMb: memory.peakRssMb,
+    rssMb: memory.rssMb,
     async stop() {
-      sample();
-      clearInterval(sampler);
+      memory.stop();
       if (exited) return;
       const done = new Promise<void>((resolve) => child.once('exit', () => resolve()));
       child.kill('SIGTERM');

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { loadPlans } from '../../src/auth/plans.ts';
 import { createToken } from '../../src/auth/tokens.ts';
 import { loadConfig } from '../../src/config.ts';
+import { countCostOf } from '../../src/http/limits/count-price.ts';
 import type { AppServices } from '../../src/http/services.ts';
 import { createApp } from '../../src/server/app.ts';
 import { testServices } from '../support/services.ts';
@@ -65,8 +66,20 @@ export async function createTestToken(base: TestApp, plan: PlanName): Promise<st
     .token;
 }
 
-/** Quotas small enough to spend in a test: 5 requests and 40 cost points (25 per query) a minute. */
-export const tinyQuota = { requests: 5, costPoints: 40, maxPerQuery: 25, windowSeconds: 60 };
+/** What a count costs in cost points with the configuration the tests run with (COUNT_TIMEOUT_MS). */
+export const testCountCost = countCostOf(loadConfig(process.env).countTimeoutMs);
+
+/**
+ * Quotas small enough to spend in a test: 5 requests and, a minute, cost points for two counts and 40 more (25
+ * per query). Two counts: a REST list's total is charged once per instance that counts it, and the shared-quota
+ * tests page one list through two instances.
+ */
+export const tinyQuota = {
+  requests: 5,
+  costPoints: 2 * testCountCost + 40,
+  maxPerQuery: 25,
+  windowSeconds: 60,
+};
 
 /** Writes a plan catalogue with the shipped plan names (tokens reference them) and tiny quotas. */
 export function writeTinyPlansFile(): string {

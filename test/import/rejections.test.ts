@@ -1,32 +1,19 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/database.ts';
 import {
   experience,
-  type ImportStore,
   importFiles,
   newReference,
-  openImportStore,
   organisation,
   profile,
-  scratchDirectory,
+  useImportStore,
   writeRecords,
 } from './support.ts';
 
-let store: ImportStore;
-let files: Awaited<ReturnType<typeof scratchDirectory>>;
-
-beforeAll(async () => {
-  store = await openImportStore('rejections');
-  files = await scratchDirectory('rejections');
-});
-
-afterAll(async () => {
-  await store?.close();
-  await files?.remove();
-});
+const imports = useImportStore('rejections');
 
 describe('every record that cannot be stored is rejected with its reasons', () => {
   it('names each reason, with the file and line, and stores the valid records', async () => {
@@ -79,8 +66,8 @@ describe('every record that cannot be stored is rejected with its reasons', () =
       organisation(good, { name: 'Changed name' }), // 15: same reference, different content
       organisation(good), // 16: same content as line 1 again (not a conflict of its own)
     ];
-    const path = await writeRecords(join(files.path, 'mixed.ndjson'), lines);
-    const { summary, rejects } = await importFiles(store.handle, [path]);
+    const path = await writeRecords(join(imports.directory, 'mixed.ndjson'), lines);
+    const { summary, rejects } = await importFiles(imports.handle, [path]);
 
     const reasonsAt = (line: number) => rejects.find((r) => r.line === line)?.reasons ?? [];
     expect(reasonsAt(2)[0]).toMatch(/^not JSON: /);
@@ -119,7 +106,7 @@ describe('every record that cannot be stored is rejected with its reasons', () =
     expect(summary.rejected).toBe(rejects.length);
     expect(summary.committed).toBe(true);
     const [row] = await queryRows<{ n: number }>(
-      store.handle.db,
+      imports.handle.db,
       sql`select count(*)::integer as n from organisations where reference = ${good}`,
     );
     expect(row?.n).toBe(0);
@@ -128,7 +115,7 @@ describe('every record that cannot be stored is rejected with its reasons', () =
   it('rejects a line over 1 MiB and one that is not UTF-8, showing their first 1 KB', async () => {
     const long = JSON.stringify(organisation(newReference(), { description: 'x'.repeat(1024 * 1024 + 10) }));
     const reference = newReference();
-    const path = join(files.path, 'bytes.ndjson');
+    const path = join(imports.directory, 'bytes.ndjson');
     await writeFile(
       path,
       Buffer.concat([
@@ -139,7 +126,7 @@ describe('every record that cannot be stored is rejected with its reasons', () =
         Buffer.from(`${JSON.stringify(organisation(reference))}\n`),
       ]),
     );
-    const { summary, rejects } = await importFiles(store.handle, [path]);
+    const { summary, rejects } = await importFiles(imports.handle, [path]);
     expect(rejects.map((r) => [r.line, r.reasons])).toEqual([
       [1, [`the line is longer than 1 MiB (${Buffer.byteLength(long)} bytes)`]],
       [2, ['the line is not valid UTF-8']],
@@ -151,12 +138,12 @@ describe('every record that cannot be stored is rejected with its reasons', () =
   it('accepts a byte-order mark, CRLF line ends and blank lines', async () => {
     const first = newReference();
     const second = newReference();
-    const path = join(files.path, 'organisations.ndjson');
+    const path = join(imports.directory, 'organisations.ndjson');
     // No "type": the file's name gives it.
     const { type: _a, ...one } = organisation(first);
     const { type: _b, ...two } = organisation(second);
     await writeFile(path, `\uFEFF${JSON.stringify(one)}\r\n\r\n   \r\n${JSON.stringify(two)}\r\n\n`);
-    const { summary, rejects } = await importFiles(store.handle, [path]);
+    const { summary, rejects } = await importFiles(imports.handle, [path]);
     expect(rejects).toEqual([]);
     expect(summary.types.organisation).toEqual({
       inserted: 2,
@@ -166,7 +153,7 @@ describe('every record that cannot be stored is rejected with its reasons', () =
       rejected: 0,
     });
     const rows = await queryRows<{ name: string }>(
-      store.handle.db,
+      imports.handle.db,
       sql`select name from organisations where reference in (${first}, ${second}) order by name`,
     );
     expect(rows.map((r) => r.name)).toEqual(

@@ -4,6 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
+import { afterAll, beforeAll } from 'vitest';
 import { loadPlans } from '../../src/auth/plans.ts';
 import { loadConfig } from '../../src/config.ts';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
@@ -80,6 +81,42 @@ export async function openImportStore(label: string): Promise<ImportStore> {
 export async function scratchDirectory(label: string): Promise<{ path: string; remove(): Promise<void> }> {
   const path = await mkdtemp(join(tmpdir(), `orgraph-imp-files-${label}-`));
   return { path, remove: () => rm(path, { recursive: true, force: true }) };
+}
+
+/** The store and scratch directory of a test file, ready from its first test to its last. */
+export interface ImportFixture {
+  readonly handle: DatabaseHandle;
+  /** Where the test writes its files. */
+  readonly directory: string;
+}
+
+/**
+ * Opens a store of the file's own ({@link openImportStore}) and a scratch directory before its tests, and drops
+ * both after them; call it at the top level of a test file.
+ */
+export function useImportStore(label: string): ImportFixture {
+  let store: ImportStore | undefined;
+  let files: Awaited<ReturnType<typeof scratchDirectory>> | undefined;
+  beforeAll(async () => {
+    store = await openImportStore(label);
+    files = await scratchDirectory(label);
+  });
+  afterAll(async () => {
+    await store?.close();
+    await files?.remove();
+  });
+  const ready = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error(`the import store "${label}" is used outside its tests`);
+    return value;
+  };
+  return {
+    get handle() {
+      return ready(store).handle;
+    },
+    get directory() {
+      return ready(files).path;
+    },
+  };
 }
 
 /** Writes `lines` (records or raw text) to `path` as NDJSON. */

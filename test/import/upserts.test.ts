@@ -1,33 +1,20 @@
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/database.ts';
 import {
   experience,
-  type ImportStore,
   importFiles,
   newReference,
-  openImportStore,
   organisation,
   profile,
-  scratchDirectory,
+  useImportStore,
   writeRecords,
 } from './support.ts';
 
-let store: ImportStore;
-let files: Awaited<ReturnType<typeof scratchDirectory>>;
+const imports = useImportStore('upserts');
 
-beforeAll(async () => {
-  store = await openImportStore('upserts');
-  files = await scratchDirectory('upserts');
-});
-
-afterAll(async () => {
-  await store?.close();
-  await files?.remove();
-});
-
-const rows = <Row>(query: ReturnType<typeof sql>) => queryRows<Row>(store.handle.db, query);
+const rows = <Row>(query: ReturnType<typeof sql>) => queryRows<Row>(imports.handle.db, query);
 const zero = { inserted: 0, updated: 0, unchanged: 0, deleted: 0, rejected: 0 };
 
 /** A small graph across two files, each naming records of the other, children before parents. */
@@ -132,9 +119,9 @@ function graph() {
 describe('import upserts by reference', () => {
   it('stores records that name each other across files, in any order, and a second import changes nothing', async () => {
     const g = graph();
-    const first = await writeRecords(join(files.path, 'first.ndjson'), [...g.events, ...g.people]);
-    const second = await writeRecords(join(files.path, 'second.ndjson'), g.organisations);
-    const once = await importFiles(store.handle, [first, second]);
+    const first = await writeRecords(join(imports.directory, 'first.ndjson'), [...g.events, ...g.people]);
+    const second = await writeRecords(join(imports.directory, 'second.ndjson'), g.organisations);
+    const once = await importFiles(imports.handle, [first, second]);
     expect(once.rejects).toEqual([]);
     expect(once.summary.types.organisation).toEqual({ ...zero, inserted: 2 });
     expect(once.summary.types.event).toEqual({ ...zero, inserted: 2 });
@@ -157,7 +144,7 @@ describe('import upserts by reference', () => {
     );
     expect(event?.exact).toBe(true);
 
-    const again = await importFiles(store.handle, [second, first]);
+    const again = await importFiles(imports.handle, [second, first]);
     expect(again.rejects).toEqual([]);
     expect(again.summary.written).toBe(0);
     for (const type of ['organisation', 'profile', 'experience', 'article', 'event']) {
@@ -170,12 +157,12 @@ describe('import upserts by reference', () => {
 
   it('updates what changed, keeps what links to the entries it keeps, and deletes with cascade', async () => {
     const g = graph();
-    const path = await writeRecords(join(files.path, 'graph.ndjson'), [
+    const path = await writeRecords(join(imports.directory, 'graph.ndjson'), [
       ...g.organisations,
       ...g.people,
       ...g.events,
     ]);
-    await importFiles(store.handle, [path]);
+    await importFiles(imports.handle, [path]);
 
     // Renamed, and one industry dropped: the client summary stays, and so does the event that names it.
     const renamed = g.organisations.map((record) =>
@@ -183,8 +170,8 @@ describe('import upserts by reference', () => {
         ? { ...record, name: 'Zyxwv Group', industries: [{ code: '4010', is_primary: true }] }
         : record,
     );
-    const update = await writeRecords(join(files.path, 'update.ndjson'), renamed);
-    const updated = await importFiles(store.handle, [update]);
+    const update = await writeRecords(join(imports.directory, 'update.ndjson'), renamed);
+    const updated = await importFiles(imports.handle, [update]);
     expect(updated.summary.types.organisation).toEqual({ ...zero, updated: 1, unchanged: 1 });
     expect(updated.summary.types.article).toEqual({ ...zero, unchanged: 1 });
     const [mirror] = await rows<{ name: string }>(
@@ -201,11 +188,11 @@ describe('import upserts by reference', () => {
     expect(events?.n).toBe(1);
 
     // Deleting the organisation takes its events, summaries and article links along and unlinks experiences.
-    const removal = await writeRecords(join(files.path, 'delete.ndjson'), [
+    const removal = await writeRecords(join(imports.directory, 'delete.ndjson'), [
       { type: 'organisation', reference: g.org, deleted: true },
       { type: 'profile', reference: newReference(), deleted: true },
     ]);
-    const deleted = await importFiles(store.handle, [removal]);
+    const deleted = await importFiles(imports.handle, [removal]);
     expect(deleted.summary.types.organisation).toEqual({ ...zero, deleted: 1 });
     expect(deleted.summary.types.profile).toEqual({ ...zero, unchanged: 1 });
     const [left] = await rows<{
@@ -227,10 +214,10 @@ describe('import upserts by reference', () => {
     expect(left).toEqual({ orgs: 0, names: 0, events: 0, summaries: 0, links: 1, unlinked: 1, activity: 0 });
 
     // A record naming the deleted organisation is now rejected, whatever the order.
-    const late = await writeRecords(join(files.path, 'late.ndjson'), [
+    const late = await writeRecords(join(imports.directory, 'late.ndjson'), [
       experience(newReference(), g.person, { organisation_reference: g.org }),
     ]);
-    const rejected = await importFiles(store.handle, [late]);
+    const rejected = await importFiles(imports.handle, [late]);
     expect(rejected.rejects[0]?.reasons).toEqual([
       `organisation_reference links to no organisation in the import or the store: ${g.org}`,
     ]);
@@ -239,12 +226,12 @@ describe('import upserts by reference', () => {
   it('rejects a record whose link names a record rejected in the same import', async () => {
     const org = newReference();
     const person = newReference();
-    const path = await writeRecords(join(files.path, 'chain.ndjson'), [
+    const path = await writeRecords(join(imports.directory, 'chain.ndjson'), [
       experience(newReference(), person, { organisation_reference: org }),
       organisation(org, { confidence: -1 }),
       profile(person),
     ]);
-    const { summary, rejects } = await importFiles(store.handle, [path]);
+    const { summary, rejects } = await importFiles(imports.handle, [path]);
     expect(rejects.map((r) => r.line)).toEqual([2, 1]);
     expect(summary.types.experience).toEqual({ ...zero, rejected: 1 });
     expect(summary.types.profile).toEqual({ ...zero, inserted: 1 });
@@ -252,23 +239,23 @@ describe('import upserts by reference', () => {
 
   it('commits nothing with --all-or-nothing when a record is rejected, and nothing on a dry run', async () => {
     const org = newReference();
-    const path = await writeRecords(join(files.path, 'strict.ndjson'), [
+    const path = await writeRecords(join(imports.directory, 'strict.ndjson'), [
       organisation(org),
       experience(newReference(), newReference()),
     ]);
-    const strict = await importFiles(store.handle, [path], { allOrNothing: true });
+    const strict = await importFiles(imports.handle, [path], { allOrNothing: true });
     expect(strict.summary.committed).toBe(false);
     expect(strict.summary.types.organisation).toEqual({ ...zero, inserted: 1 });
     expect(strict.summary.types.experience).toEqual({ ...zero, rejected: 1 });
-    const dry = await importFiles(store.handle, [path], { dryRun: true });
+    const dry = await importFiles(imports.handle, [path], { dryRun: true });
     expect(dry.summary.committed).toBe(false);
     const [row] = await rows<{ n: number }>(
       sql`select count(*)::integer as n from organisations where reference = ${org}`,
     );
     expect(row?.n).toBe(0);
 
-    const clean = await writeRecords(join(files.path, 'clean.ndjson'), [organisation(org)]);
-    const stored = await importFiles(store.handle, [clean], { allOrNothing: true });
+    const clean = await writeRecords(join(imports.directory, 'clean.ndjson'), [organisation(org)]);
+    const stored = await importFiles(imports.handle, [clean], { allOrNothing: true });
     expect(stored.summary.committed).toBe(true);
     expect(stored.summary.types.organisation).toEqual({ ...zero, inserted: 1 });
   });

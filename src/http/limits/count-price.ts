@@ -4,7 +4,7 @@
  */
 export const countPointsPerMs = 1;
 
-/** The price of one count in GraphQL cost points: its time limit in milliseconds, at least 1. */
+/** The price of one count (a GraphQL `totalCount`, a REST list's `total`) in cost points: its time limit in milliseconds, at least 1. */
 export function countCostOf(countTimeoutMs: number): number {
   return Math.max(1, Math.ceil(countTimeoutMs * countPointsPerMs));
 }

@@ -24,6 +24,7 @@ export function limitRequests(quotas: Quotas): MiddlewareHandler<AppEnv> {
           `retry in ${state.resetSeconds} s.`,
       );
     }
+    c.set('quotas', quotas);
     const headers = Object.entries(rateLimitHeaders(viewer.plan.name, state));
     // Set before the handler, so the responses Hono builds carry them from the start: `c.header` on a
     // finished response makes Hono rebuild it around a streamed body (about 10 % of a REST request's CPU).

@@ -58,3 +58,35 @@ describe('createQuotas in memory', () => {
     expect(await quotas.peek('requests', viewer)).toMatchObject({ remaining: 1 });
   });
 });
+
+describe('chargeOnce', () => {
+  it('charges a key once per token within its reuse time, and a refused charge not at all', async () => {
+    quotas = createQuotas({ rateLimitKeyPrefix: 'unit' });
+    const other = { ...viewer, tokenId: 'token-2' };
+    const charges = [
+      await quotas.chargeOnce('graphqlCost', viewer, 'a', 6, 60_000),
+      await quotas.chargeOnce('graphqlCost', viewer, 'a', 6, 60_000),
+      await quotas.chargeOnce('graphqlCost', other, 'a', 6, 60_000),
+      await quotas.chargeOnce('graphqlCost', viewer, 'b', 6, 60_000),
+      await quotas.chargeOnce('graphqlCost', viewer, 'b', 4, 60_000),
+      await quotas.chargeOnce('graphqlCost', viewer, 'b', 4, 60_000),
+    ];
+    expect(charges.map(({ allowed, charged, remaining }) => ({ allowed, charged, remaining }))).toEqual([
+      { allowed: true, charged: 6, remaining: 4 },
+      { allowed: true, charged: 0, remaining: 4 },
+      { allowed: true, charged: 6, remaining: 4 },
+      { allowed: false, charged: 0, remaining: 4 },
+      { allowed: true, charged: 4, remaining: 0 },
+      { allowed: true, charged: 0, remaining: 0 },
+    ]);
+  });
+
+  it('charges again once the reuse time has passed', async () => {
+    quotas = createQuotas({ rateLimitKeyPrefix: 'unit' });
+    await quotas.chargeOnce('graphqlCost', viewer, 'a', 3, 0);
+    expect(await quotas.chargeOnce('graphqlCost', viewer, 'a', 3, 0)).toMatchObject({
+      charged: 3,
+      remaining: 4,
+    });
+  });
+});

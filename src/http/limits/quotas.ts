@@ -11,7 +11,7 @@ import type { Config } from '../../config.ts';
 import { logger } from '../observability/logger.ts';
 import { metrics } from '../observability/metrics.ts';
 
-/** The two budgets a plan sets per token: requests, and GraphQL cost points. */
+/** The two budgets a plan sets per token: requests, and cost points (GraphQL operations and REST lists' totals). */
 export type QuotaKind = 'requests' | 'graphqlCost';
 
 /** Where a budget stands after a charge (or a look). */
@@ -29,6 +29,18 @@ export interface Quotas {
   /** `redis` when the counters are shared by every instance; `memory` when each instance counts alone. */
   readonly store: 'redis' | 'memory';
   charge(kind: QuotaKind, viewer: Viewer, points: number): Promise<QuotaState>;
+  /**
+   * Charges `points` for work whose result this instance reuses for `reuseMs` (a count, which the count cache
+   * answers again for that long): the first time the token asks for `key`, and not again until `reuseMs` after
+   * that charge. `charged` says which it was; a refused charge is not remembered.
+   */
+  chargeOnce(
+    kind: QuotaKind,
+    viewer: Viewer,
+    key: string,
+    points: number,
+    reuseMs: number,
+  ): Promise<QuotaState & { charged: number }>;
   peek(kind: QuotaKind, viewer: Viewer): Promise<QuotaState>;
   /**
    * Failed authentications per client address ({@link authFailureWindowSeconds}): `peek` before a token is looked
@@ -40,6 +52,12 @@ export interface Quotas {
   };
   close(): Promise<void>;
 }
+
+/**
+ * How many `chargeOnce` keys an instance remembers; past it the oldest is forgotten, and asking for it again is
+ * charged again (never the other way round).
+ */
+const maxRememberedCharges = 10_000;
 
 /** The window of the failed-authentication budget of a client address. */
 export const authFailureWindowSeconds = 60;
@@ -120,8 +138,23 @@ export function createQuotas(
     return limiter;
   };
 
-  return {
+  // Kept per instance even with Redis: what they stand for (the count cache) is per instance too.
+  const charged = new Map<string, number>();
+
+  const quotas: Quotas = {
     store: redis ? 'redis' : 'memory',
+    async chargeOnce(kind, viewer, key, points, reuseMs) {
+      const remembered = JSON.stringify([viewer.tokenId, kind, key]);
+      const now = Date.now();
+      const until = charged.get(remembered);
+      if (until !== undefined && until > now) return { ...(await quotas.peek(kind, viewer)), charged: 0 };
+      charged.delete(remembered);
+      const state = await quotas.charge(kind, viewer, points);
+      if (!state.allowed) return { ...state, charged: 0 };
+      charged.set(remembered, now + reuseMs);
+      if (charged.size > maxRememberedCharges) charged.delete(charged.keys().next().value!);
+      return { ...state, charged: points };
+    },
     async charge(kind, viewer, points) {
       await redis?.started;
       const budget = budgetOf(viewer.plan, kind);
@@ -166,6 +199,7 @@ export function createQuotas(
       redis?.client.disconnect();
     },
   };
+  return quotas;
 }
 
 interface RedisConnection {

@@ -156,6 +156,7 @@ export function registerEventRoutes(app: RestApp): void {
           countTimeoutMs: config.countTimeoutMs,
         }),
       serializeEvent,
+      { countLimited: true },
     );
   });
 }

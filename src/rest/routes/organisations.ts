@@ -290,6 +290,7 @@ export function registerOrganisationRoutes(app: RestApp): void {
       query,
       (window) => findOrganisationsPage(db, filter, window, { timeoutMs: config.countTimeoutMs }),
       serializeOrganisationListRow,
+      { countLimited: true },
     );
   });
 

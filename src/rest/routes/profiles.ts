@@ -141,6 +141,7 @@ export function registerProfileRoutes(app: RestApp): void {
       paging,
       (window) => findProfilesPage(db, loaders, filter, window, config.countTimeoutMs),
       serializeProfileListRow,
+      { countLimited: true },
     );
   });
 

@@ -142,6 +142,7 @@ export function registerSearchRoutes(app: RestApp): void {
       paging,
       (window) => findSuggestionsPage(db, query, window, config.countTimeoutMs),
       serializeSuggestion,
+      { countLimited: true },
     );
   });
 }
