@@ -17,7 +17,7 @@ import { readmeBlock } from '../readme/readme-blocks.ts';
  */
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const run = promisify(execFile);
-const limits = { timeout: 180_000, maxBuffer: 16 * 1024 * 1024 };
+const limits = { timeout: 240_000, maxBuffer: 16 * 1024 * 1024 };
 
 const installBlock = readmeBlock('Installing the client', 'npm pack').body;
 const exampleBlock = readmeBlock('The typed client (`@orgraph/client`)', "from '@orgraph/client'").body;
@@ -182,5 +182,5 @@ describe('@orgraph/client from outside the repository', () => {
       eventTypes: ['ClientSummaryEvent', 'DealEvent', 'FundingEvent', 'MoveEvent', 'PublicOfferingEvent'],
       uuid: 'string',
     });
-  }, 300_000);
+  }, 900_000);
 });

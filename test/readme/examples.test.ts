@@ -1,11 +1,14 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { buildSchema, parse, validate } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { type LiveServer, startLiveServer } from '../browser/live-server.ts';
+import { createScratchDatabase } from '../reliability/support/scratch-postgres.ts';
 import { type ReadmeBlock, readmeBlock, readmeBlocks, readmeText } from './readme-blocks.ts';
 
 /**
@@ -40,6 +43,7 @@ const blocksChecked = {
   restRow: claim('REST `/v1`', '"linkedin_url"'),
   feed: claim('Following a saved search', '/feed'),
   subscription: claim('The live subscription', 'savedSearchEvents'),
+  importSession: claim('Importing your data', '$ npx orgraph import'),
 };
 
 const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
@@ -60,8 +64,10 @@ async function runCommands(block: ReadmeBlock, env: NodeJS.ProcessEnv = {}): Pro
   const { stdout } = await promisify(execFile)('sh', ['-e', '-c', script], {
     cwd: root,
     env: { ...process.env, TOKEN: server.token, ...env },
-    timeout: 90_000,
+    timeout: 240_000,
     maxBuffer: 16 * 1024 * 1024,
+  }).catch((error: Error & { stderr?: string }) => {
+    throw new Error(`${error.message}\n${error.stderr ?? ''}`);
   });
   return stdout;
 }
@@ -107,7 +113,7 @@ describe('README examples', () => {
     expect(answer.status.code).toBe(200);
     expect(answer.success).toHaveLength(2);
     expect(blocksChecked.firstRequest.body).toContain('limit=2');
-  }, 180_000);
+  }, 300_000);
 
   it('the compiled build: `npm run build` is the tsc command shown and writes dist/src/cli/main.js', () => {
     const body = blocksChecked.build.body;
@@ -208,6 +214,62 @@ describe('README examples', () => {
     const document = parse(blocksChecked.subscription.body);
     expect(validate(schema, document).map((error) => error.message)).toEqual([]);
   });
+
+  it('importing: the worked example prints what the README shows, on a store of its own', async () => {
+    // A terminal session: `$ command` lines, each followed by what it printed. Wrapped lines (starting with a
+    // space) continue the line before; `…` stands for text left out, and `seconds` is the run's own.
+    const steps: { command: string; output: string }[] = [];
+    for (const line of blocksChecked.importSession.body.split('\n')) {
+      if (line.startsWith('$ ')) steps.push({ command: line.slice(2).replace(/\s+#.*$/, ''), output: '' });
+      else if (line.startsWith(' ')) (steps.at(-1) as { output: string }).output += line.slice(1);
+      else (steps.at(-1) as { output: string }).output += `${steps.at(-1)?.output ? '\n' : ''}${line}`;
+    }
+    const directory = mkdtempSync(join(tmpdir(), 'orgraph-readme-import-'));
+    const scratch = process.env.DATABASE_URL ? await createScratchDatabase('readme_import') : undefined;
+    const store = scratch
+      ? { DATABASE_URL: scratch.url }
+      : { DATABASE_URL: '', DATA_DIR: join(directory, 'store') };
+    try {
+      let status = 0;
+      for (const { command, output } of steps) {
+        const file = command.match(/^cat (\S+)$/)?.[1];
+        if (file && !existsSync(join(directory, file))) {
+          writeFileSync(join(directory, file), `${output}\n`); // the session shows the files it starts from
+          continue;
+        }
+        let printed: string;
+        if (command === 'echo $?') printed = String(status);
+        else {
+          // The session runs in a directory of its own, outside the project: the project's bin stands for npx's.
+          const script = command.replace(/^npx orgraph /, `node ${join(root, 'bin/orgraph.js')} `);
+          const result = await promisify(execFile)('sh', ['-c', script], {
+            cwd: directory,
+            env: { ...process.env, ...store, LOG_LEVEL: 'warn' },
+            timeout: 240_000,
+          }).then(
+            ({ stdout }) => ({ stdout, code: 0 }),
+            (error: { stdout?: string; code?: number }) => ({
+              stdout: error.stdout ?? '',
+              code: error.code ?? 1,
+            }),
+          );
+          printed = result.stdout.trimEnd();
+          status = result.code;
+        }
+        const pattern = output
+          .split(/(…|"seconds":[0-9.]+)/)
+          .map((part, index) => {
+            if (index % 2 === 0) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+            return part === '…' ? '.*?' : '"seconds":[0-9.]+';
+          })
+          .join('');
+        expect(printed, `$ ${command}`).toMatch(new RegExp(`^${pattern}$`, 's'));
+      }
+    } finally {
+      await scratch?.drop();
+      rmSync(directory, { recursive: true, force: true });
+    }
+  }, 600_000);
 
   it('every other block is marked: run by a test file that reads the README, or not run with a reason', () => {
     const unchecked = blocks
