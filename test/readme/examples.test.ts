@@ -115,6 +115,20 @@ describe('README examples', () => {
     expect(blocksChecked.firstRequest.body).toContain('limit=2');
   }, 300_000);
 
+  it('the demo dataset a first start loads has about as many organisations as the README says', async () => {
+    const said = Number(readmeText.match(/\(about ([\d,]+) organisations\)/)?.[1]?.replace(/,/g, ''));
+    const response = await fetch(
+      `${server.url}/v1/organisations?show_empty=true&type=all&status=all&min_confidence=0&limit=1`,
+      {
+        headers: { Authorization: `Bearer ${server.token}` },
+      },
+    );
+    const { meta } = (await response.json()) as { meta: { total: number } };
+    // "About" a round number: the count rounds to it at its leading digit.
+    const unit = 10 ** Math.floor(Math.log10(said));
+    expect(Math.round(meta.total / unit) * unit).toBe(said);
+  });
+
   it('the compiled build: `npm run build` is the tsc command shown and writes dist/src/cli/main.js', () => {
     const body = blocksChecked.build.body;
     const comment = body.match(/npm run build\s+# (.+?): dist\//)?.[1];
