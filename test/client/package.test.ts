@@ -46,6 +46,13 @@ async function getV1<Body>(path: string): Promise<Body> {
 const ownLines = `
 import { OrgraphApiError, type Organisation } from '@orgraph/client';
 import { possibleTypes, scalarTypes } from '@orgraph/client/graphql-setup';
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import type { DocumentNode } from 'graphql';
+
+/** Documents typed by GraphQL Code Generator, and graphql's own parsed ones, fit the client's structural types. */
+export function fromOtherTools(generated: TypedDocumentNode<{ organisation: { name: string } | null }, { reference: string }>, parsed: DocumentNode) {
+  return [orgraph.graphql(generated, { reference: '' }), orgraph.graphql(parsed)];
+}
 
 const record: Organisation = organisation;
 let missing = 0;
@@ -114,6 +121,13 @@ describe('@orgraph/client from outside the repository', () => {
           // Node's types (for process.env) come from this repository, like the compiler.
           typeRoots: [join(root, 'node_modules/@types')],
           types: ['node'],
+          // Type-only, for the check that other tools' documents fit; nothing of them is installed or run.
+          paths: {
+            graphql: [join(root, 'node_modules/graphql/index.d.ts')],
+            '@graphql-typed-document-node/core': [
+              join(root, 'node_modules/@graphql-typed-document-node/core/typings/index.d.ts'),
+            ],
+          },
         },
         files: ['program.ts'],
       }),
