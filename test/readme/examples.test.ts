@@ -13,7 +13,7 @@ import { type ReadmeBlock, readmeBlock, readmeBlocks, readmeText } from './readm
 
 /**
  * Every fenced block of README.md is either checked here, run by the test file its marker names, or marked as not
- * run with a reason (README "Contributing: examples"); a new block that is none of these fails the last test.
+ * run with a reason (README "Contributing: the README's examples"); a new block that is none of these fails the last test.
  *
  * Commands run as they are written, through `sh`, against `orgraph serve` started on a free loopback port over the
  * demo dataset (the test database is seeded the way `npm start` seeds a fresh clone: scale 1); only the address

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 
 export const readmeText = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 
-/** What the line before a block says about it (README "Contributing: examples"). */
+/** What the line before a block says about it (README "Contributing: the README's examples"). */
 export type Marker = { kind: 'not run'; reason: string } | { kind: 'run by'; file: string };
 
 export interface ReadmeBlock {
