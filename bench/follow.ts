@@ -80,8 +80,10 @@ export async function runFollowBench(argv: string[]): Promise<void> {
   const start = ((await (await call(`/v1/searches/${queryId}/feed`)).json()) as { meta: { cursor: string } })
     .meta.cursor;
   await call('/v1/webhooks', { method: 'POST', body: JSON.stringify({ queryId, url }) });
+  const closeStream = new AbortController();
   const stream = await call('/graphql', {
     method: 'POST',
+    signal: closeStream.signal,
     headers: { Accept: 'text/event-stream' },
     body: JSON.stringify({
       query: `subscription ($q: UUID!) { savedSearchEvents(queryId: $q) { event { reference } } }`,
@@ -121,6 +123,8 @@ export async function runFollowBench(argv: string[]): Promise<void> {
   while ((webhookAt.size < events || sseAt.size < events) && Date.now() - waitStarted < 120_000)
     await new Promise((resolve) => setTimeout(resolve, 100));
   await reader.cancel().catch(() => {});
+  // Ends the subscription's wait too, as a client going away does, before the database closes.
+  closeStream.abort();
   await reading.catch(() => {});
 
   const feedStarted = performance.now();
@@ -153,7 +157,7 @@ export async function runFollowBench(argv: string[]): Promise<void> {
     `feed: ${rows} rows in ${feedSeconds.toFixed(2)} s (${Math.round(rows / feedSeconds)} rows/s, pages of 100)`,
   );
   console.log(
-    `(WEBHOOK_POLL_MS=${config.webhookPollMs}: the worker polls; the SSE stream is woken by NOTIFY)`,
+    `(the webhook worker and the SSE stream are woken by NOTIFY; WEBHOOK_POLL_MS=${config.webhookPollMs} is the worker's safety net)`,
   );
 
   await worker.stop();
