@@ -1,6 +1,6 @@
 // The delays of following a saved search, on PostgreSQL: from an event's commit to its webhook's arrival at a
 // loopback receiver and to its Server-Sent Event, median and p99 over N events (one transaction each), and the
-// feed's read throughput. `npm run bench -- --follow [--events N]` with DATABASE_URL naming a seeded database.
+// feed's read throughput. `npm run bench -- --follow [--events N] [--gap-ms M]` with DATABASE_URL naming a seeded database.
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -22,6 +22,8 @@ const percentile = (values: number[], p: number) => {
 
 export async function runFollowBench(argv: string[]): Promise<void> {
   const events = Number(argv[argv.indexOf('--events') + 1]) || 1000;
+  // The pause between commits: 5 ms by default (the worker's throughput shows), longer to see each delay alone.
+  const gapMs = argv.includes('--gap-ms') ? Number(argv[argv.indexOf('--gap-ms') + 1]) : 5;
   const config = loadConfig({ ...process.env, WEBHOOK_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'warn' });
   if (!config.databaseUrl)
     throw new Error('The follow bench needs DATABASE_URL (a seeded PostgreSQL database).');
@@ -80,8 +82,10 @@ export async function runFollowBench(argv: string[]): Promise<void> {
   const start = ((await (await call(`/v1/searches/${queryId}/feed`)).json()) as { meta: { cursor: string } })
     .meta.cursor;
   await call('/v1/webhooks', { method: 'POST', body: JSON.stringify({ queryId, url }) });
+  const closeStream = new AbortController();
   const stream = await call('/graphql', {
     method: 'POST',
+    signal: closeStream.signal,
     headers: { Accept: 'text/event-stream' },
     body: JSON.stringify({
       query: `subscription ($q: UUID!) { savedSearchEvents(queryId: $q) { event { reference } } }`,
@@ -115,11 +119,14 @@ export async function runFollowBench(argv: string[]): Promise<void> {
       from events where type = 'deal' and acquirer_reference is not null order by reference limit 1`),
     );
     committed.set(reference, performance.now());
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await new Promise((resolve) => setTimeout(resolve, gapMs));
   }
   const waitStarted = Date.now();
   while ((webhookAt.size < events || sseAt.size < events) && Date.now() - waitStarted < 120_000)
     await new Promise((resolve) => setTimeout(resolve, 100));
+  // The request's end first, as a client going away: it wakes the subscription's wait, which then ends, rather
+  // than the cancel waiting on that wait (up to its 30 s) and the stream reading again as the database closes.
+  closeStream.abort();
   await reader.cancel().catch(() => {});
   await reading.catch(() => {});
 
@@ -147,13 +154,14 @@ export async function runFollowBench(argv: string[]): Promise<void> {
     const values = delays(arrivals);
     return `${name}: ${values.length}/${events} arrived; median ${percentile(values, 50).toFixed(1)} ms, p99 ${percentile(values, 99).toFixed(1)} ms`;
   };
+  console.log(`${events} events, one transaction each, ${gapMs} ms apart`);
   console.log(report('commit → webhook', webhookAt));
   console.log(report('commit → SSE', sseAt));
   console.log(
     `feed: ${rows} rows in ${feedSeconds.toFixed(2)} s (${Math.round(rows / feedSeconds)} rows/s, pages of 100)`,
   );
   console.log(
-    `(WEBHOOK_POLL_MS=${config.webhookPollMs}: the worker polls; the SSE stream is woken by NOTIFY)`,
+    `(the webhook worker and the SSE stream are woken by NOTIFY; WEBHOOK_POLL_MS=${config.webhookPollMs} is the worker's safety net)`,
   );
 
   await worker.stop();

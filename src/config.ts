@@ -98,8 +98,11 @@ const configSchema = z.object({
     .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, 'must be seconds separated by commas, like 5,300,1800')
     .default('5,300,1800,7200,18000,36000,28800')
     .transform((text) => text.split(',').map(Number)),
-  /** How often the delivery worker looks for due deliveries (0: no worker in this process). */
-  webhookPollMs: integer(1000, 0),
+  /**
+   * The delivery worker's safety net: the longest it sleeps without a commit's notification waking it, should one
+   * be lost (0: no worker in this process). Retries and lease ends are waited for exactly, not by this.
+   */
+  webhookPollMs: integer(5000, 0),
 });
 
 export type Config = z.infer<typeof configSchema>;

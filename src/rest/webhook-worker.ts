@@ -1,9 +1,11 @@
+import { changesAnnounced, nextChange } from '../domain/feed/change-signal.ts';
 import { describeFeed, readTransactionFeed } from '../domain/feed/read-feed.ts';
 import { getSavedSearch } from '../domain/searches/save-search.ts';
 import {
   type ClaimedDelivery,
   claimDueDeliveries,
   dropDelivery,
+  nextDeliveryWait,
   recordAttempt,
   releaseDelivery,
   saveDeliveryBody,
@@ -17,6 +19,10 @@ type Database = RequestContext['db'];
 export interface WebhookWorkerOptions {
   allowPrivate: boolean;
   retrySeconds: readonly number[];
+  /**
+   * The safety net: the longest the worker sleeps without being woken (0: no worker loop). It is woken by every
+   * announced commit of event changes (`announceChanges`), and sleeps only until the soonest retry or lease end.
+   */
   pollMs: number;
   /** Deliveries taken at once (and sent concurrently). */
   batch?: number;
@@ -28,6 +34,9 @@ export interface WebhookWorker {
   runOnce(): Promise<number>;
   stop(): Promise<void>;
 }
+
+/** How soon the worker looks again while a due delivery waits for an older transaction to end. */
+const heldPollMs = 250;
 
 /** A delivery's body: the event type, the time, and the feed rows of one transaction with the cursor after them. */
 export function webhookBody(queryId: string, rows: unknown[], cursor: string): string {
@@ -55,7 +64,8 @@ async function prepare(db: Database, delivery: ClaimedDelivery): Promise<string 
 }
 
 /**
- * The delivery worker each server runs: every `pollMs` it takes the due deliveries (leased with SKIP LOCKED, so
+ * The delivery worker each server runs: woken by each announced commit (and at the latest every `pollMs`), it
+ * takes the due deliveries (leased with SKIP LOCKED, so
  * instances share the work without sending a delivery twice at once), makes each body once, signs and sends it,
  * and records the outcome with its retry schedule.
  */
@@ -64,6 +74,7 @@ export function startWebhookWorker(db: Database, options: WebhookWorkerOptions):
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
+  let wakeNow: (() => void) | undefined;
 
   const deliver = async (delivery: ClaimedDelivery) => {
     try {
@@ -99,18 +110,32 @@ export function startWebhookWorker(db: Database, options: WebhookWorkerOptions):
     return claimed.length;
   };
 
+  // Woken by the change signal rather than by polling: each commit of event changes (on any instance, through
+  // LISTEN/NOTIFY) announces its deliveries. Between commits the worker sleeps until the soonest retry or lease
+  // end, a short while when a due delivery waits for an older open transaction to end, or at most `pollMs`.
+  const sleep = async (seen: number, ms: number) => {
+    const controller = new AbortController();
+    wakeNow = () => controller.abort();
+    await nextChange(seen, ms, controller.signal);
+    wakeNow = undefined;
+  };
   const loop = async () => {
     if (stopped) return;
-    let taken = 0;
+    const seen = changesAnnounced();
     try {
       running = runOnce();
-      taken = await running;
-    } catch (error) {
-      options.onError?.(error);
-    } finally {
+      const taken = await running;
       running = undefined;
+      const wait =
+        taken === batch ? 0 : await nextDeliveryWait(db, { maxMs: options.pollMs, heldMs: heldPollMs });
+      if (wait > 0 && !stopped) await sleep(seen, wait);
+    } catch (error) {
+      running = undefined;
+      options.onError?.(error);
+      // A failing database is not retried in a tight loop.
+      if (!stopped) await sleep(seen, Math.min(options.pollMs, 1_000));
     }
-    if (!stopped) timer = setTimeout(loop, taken === batch ? 0 : options.pollMs);
+    if (!stopped) timer = setTimeout(loop, 0);
   };
   if (options.pollMs > 0) timer = setTimeout(loop, 0);
 
@@ -119,6 +144,7 @@ export function startWebhookWorker(db: Database, options: WebhookWorkerOptions):
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
+      wakeNow?.();
       await running?.catch(() => 0);
     },
   };

@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/database.ts';
 import { loadCursorKey, signCursor } from '../../src/domain/feed/feed-cursor.ts';
 import { pruneChangeLog } from '../../src/domain/feed/prune.ts';
+import { runCli } from '../support/cli.ts';
 import { type Envelope, openTestApp, type TestApp } from '../support/test-app.ts';
 import { feedDatabase } from './support.ts';
 
@@ -351,6 +355,96 @@ describe.runIf(onPostgres)('the feed under concurrent writers (PostgreSQL)', () 
       await first`delete from events where deal_type = ${dealType}`;
       await first.end();
       await second.end();
+    }
+  });
+
+  it('holds each event of two concurrent `orgraph import` processes once, in the order of the change log', {
+    timeout: 120_000,
+  }, async () => {
+    const dealType = `feed-${randomUUID()}`;
+    const queryId = await saveSearch(app, dealType);
+    const start = (await feed(app, queryId)).body.meta!.cursor;
+    const [deal] = await queryRows<{
+      organisation_reference: string;
+      acquirer_reference: string;
+      acquiree_reference: string;
+      publish_date: string;
+    }>(
+      app.services.db,
+      sql`select organisation_reference, acquirer_reference, acquiree_reference,
+        to_char(publish_date at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as publish_date
+      from events where type = 'deal' and acquirer_reference is not null and acquiree_reference is not null
+      order by reference limit 1`,
+    );
+    const folder = await mkdtemp(join(tmpdir(), 'orgraph-feed-imports-'));
+    try {
+      const files = [0, 1].map((file) => {
+        const references: string[] = Array.from({ length: 60 }, () => randomUUID());
+        const lines = references.map((reference) =>
+          JSON.stringify({
+            type: 'event',
+            reference,
+            event_type: 'deal',
+            summary: `imported by file ${file}`,
+            publish_date: deal!.publish_date,
+            organisation_reference: deal!.organisation_reference,
+            acquirer_reference: deal!.acquirer_reference,
+            acquiree_reference: deal!.acquiree_reference,
+            deal_type: dealType,
+          }),
+        );
+        return { path: join(folder, `events-${file}.ndjson`), references, text: `${lines.join('\n')}\n` };
+      });
+      for (const file of files) await writeFile(file.path, file.text);
+      // A reader pages from its last cursor while both imports commit batches of 7 (nine transactions each).
+      const seen: string[] = [];
+      let cursor = start;
+      let importing = true;
+      const reader = (async () => {
+        for (let round = 0; round < 5000 && importing; round += 1) {
+          const page = await feed(app, queryId, cursor, 5);
+          seen.push(...page.body.success!.map((row) => row.reference));
+          cursor = page.body.meta!.cursor;
+        }
+      })();
+      try {
+        await Promise.all(
+          files.map((file) =>
+            runCli(
+              [
+                'import',
+                file.path,
+                '--batch-size',
+                '7',
+                '--rejects',
+                join(folder, `rejects-${file.path.slice(-8)}`),
+              ],
+              database.env,
+            ),
+          ),
+        );
+      } finally {
+        importing = false;
+        await reader;
+      }
+      const rest = await drain(app, queryId, cursor);
+      seen.push(...rest.rows.map((row) => row.reference));
+      const imported = files.flatMap((file) => file.references);
+      expect(new Set(seen).size).toBe(seen.length);
+      expect([...seen].sort()).toEqual([...imported].sort());
+      // The feed's order is the change log's (transaction, then order within it), not either file's.
+      const logged = await queryRows<{ reference: string }>(
+        app.services.db,
+        sql`select event_reference::text as reference from event_changes
+          where new_image->>'deal_type' = ${dealType} and old_image is null order by xid, seq`,
+      );
+      expect(seen).toEqual(logged.map((row) => row.reference));
+      // Each file's events are in the feed in its own order too: its batches commit one after another.
+      for (const file of files)
+        expect(seen.filter((reference) => file.references.includes(reference))).toEqual(file.references);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+      await app.services.db.execute(sql`delete from events where deal_type = ${dealType}`);
     }
   });
 });

@@ -51,6 +51,33 @@ export async function claimDueDeliveries(
   );
 }
 
+/**
+ * How long a worker may sleep before something is due without a new commit announcing it: until the soonest
+ * retry or the end of the soonest lease (a worker that died mid-send), `heldMs` while a due delivery waits for an
+ * older transaction still open (one that may end without announcing anything), and never more than `maxMs`.
+ */
+export async function nextDeliveryWait(
+  db: Database,
+  options: { maxMs: number; heldMs: number },
+): Promise<number> {
+  const [row] = await queryRows<{ dueInMs: number | null; held: boolean | null }>(
+    db,
+    sql`with snap as (select pg_current_snapshot() as s),
+      horizon as (${horizonOf}),
+      pending as (
+        select greatest(d.next_attempt_at, coalesce(d.lease_until, d.next_attempt_at)) as due_at, d.xid
+        from webhook_deliveries d join webhook_subscriptions s on s.id = d.subscription_id
+        where d.status = 'pending' and s.status = 'active'
+      )
+      select (extract(epoch from (select min(due_at) from pending where due_at > clock_timestamp()) - clock_timestamp()) * 1000)::float8 as "dueInMs",
+        exists (select 1 from pending where due_at <= clock_timestamp() and xid >= (select xmin from horizon)) as held`,
+  );
+  let wait = options.maxMs;
+  if (row?.dueInMs != null) wait = Math.min(wait, Math.max(1, Math.ceil(Number(row.dueInMs))));
+  if (row?.held) wait = Math.min(wait, options.heldMs);
+  return wait;
+}
+
 /** Keeps the body made for a delivery, so every retry sends the same bytes under the same `webhook-id`. */
 export async function saveDeliveryBody(db: Database, id: string, body: string): Promise<void> {
   await queryRows(db, sql`update webhook_deliveries set body = ${body} where id = ${id}`);

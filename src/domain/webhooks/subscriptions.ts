@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../../db/database.ts';
 import { DomainError } from '../errors.ts';
+import { changeChannel } from '../feed/change-signal.ts';
 import type { Total } from '../paging.ts';
 import { getSavedSearch } from '../searches/save-search.ts';
 import { checkWebhookUrl } from './destination.ts';
@@ -170,5 +171,7 @@ export async function retryDelivery(
     db,
     sql`update webhook_subscriptions set status = 'active', status_reason = null where id = ${id} and status = 'failing'`,
   );
+  // The delivery is due now: wake the delivery workers of every instance, as a commit of event changes does.
+  await queryRows(db, sql`select pg_notify(${changeChannel}, '')`);
   return deliveryOf(row);
 }

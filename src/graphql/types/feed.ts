@@ -1,5 +1,6 @@
+import { GraphQLError } from 'graphql';
 import { invalidParameter } from '../../domain/errors.ts';
-import { nextChange } from '../../domain/feed/change-signal.ts';
+import { changesAnnounced, nextChange } from '../../domain/feed/change-signal.ts';
 import { type FeedEntry, readFeed } from '../../domain/feed/read-feed.ts';
 import type { Event } from '../../domain/records.ts';
 import { type FeedChange, feedChanges, feedCursorLifetimeDays } from '../../domain/vocabulary/feed.ts';
@@ -130,27 +131,35 @@ builder.subscriptionField('savedSearchEvents', (t) =>
   t.field({
     type: FeedEventRef,
     description:
-      'The rows of a saved search’s feed as they are committed, over Server-Sent Events (`Accept: text/event-stream`), from `after` (a feed cursor) or from now. Woken across instances by PostgreSQL LISTEN/NOTIFY, not by polling. Needs a plan covering `searches`.',
+      'The rows of a saved search’s feed as they are committed, over Server-Sent Events (`Accept: text/event-stream`), from `after` (a feed cursor) or from now. Woken across instances by PostgreSQL LISTEN/NOTIFY (on the embedded database, by its own notifications), not by polling. Needs a plan covering `searches`.',
     authScopes: { covers: 'searches' },
     args: {
       queryId: t.arg({ type: 'UUID', required: true, description: 'The saved search.' }),
       after: t.arg.string({ description: 'A cursor from this search’s feed; omitted: from now.' }),
     },
     subscribe: async function* (_root, args, context) {
-      if (!context.config.databaseUrl) {
-        // Not verified on the embedded database (its stream stalled in the tests), so refused rather than left to hang.
-        throw invalidParameter(
-          'The savedSearchEvents subscription needs PostgreSQL (DATABASE_URL). On the embedded database, follow the feed: `savedSearch(queryId:) { feed(after:) }` or GET /v1/searches/{queryId}/feed.',
+      // The plan is checked here, before the stream starts: the scope check guards each pushed row, not the subscribe.
+      if (!context.viewer?.plan.covers.includes('searches')) {
+        throw new GraphQLError(
+          `Your plan (${context.viewer?.plan.name ?? 'none'}) does not cover Subscription.savedSearchEvents.`,
+          { extensions: { code: 'FORBIDDEN' } },
         );
       }
+      // Yoga puts the HTTP request in the context; its signal aborts when the client goes away.
+      const closed = (context as { request?: Request }).request?.signal;
       let cursor = args.after ?? undefined;
+      // Taken before each read: a commit announced while the read runs wakes the next wait at once.
+      let seen = changesAnnounced();
       // Checks the search and the cursor before the stream starts, so a bad one is an error, not an empty stream.
       let page = await readFeed(context.primaryDb, args.queryId, { after: cursor, limit: 100 });
       for (;;) {
         for (const entry of page.entries)
           yield { change: entry.change, cursor: entry.cursor, event: entry.event };
         cursor = page.cursor;
-        if (!page.hasMore) await nextChange(30_000);
+        if (!page.hasMore) await nextChange(seen, 30_000, closed);
+        // A client gone ends the stream here rather than after one more read.
+        if (closed?.aborted) return;
+        seen = changesAnnounced();
         page = await readFeed(context.primaryDb, args.queryId, { after: cursor, limit: 100 });
       }
     },

@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { type Browser, chromium, type Locator } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadPlans } from '../../src/auth/plans.ts';
+import { createToken } from '../../src/auth/tokens.ts';
+import { loadConfig } from '../../src/config.ts';
+import { type RunningServer, startServer } from '../../src/server/listen.ts';
+import { feedDatabase } from '../feed/support.ts';
+import { needs, testServices } from '../support/services.ts';
+
+// The served GraphiQL page running `subscription { savedSearchEvents }` in Debian's chromium, over Server-Sent
+// Events, while this file commits matching events. The server runs in this process (the embedded store admits one
+// process, and the test writes the events through the server's own handle); on PostgreSQL, on a seeded database
+// of its own, as the feed tests do.
+const withChromium = needs('chromium');
+const database = await feedDatabase('browser');
+
+let server: RunningServer;
+let browser: Browser;
+let token: string;
+
+beforeAll(async () => {
+  if (!withChromium) return;
+  const config = loadConfig({
+    ...process.env,
+    ...database.env,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: 'warn',
+  });
+  server = await startServer(config);
+  token = (
+    await createToken(server.services.db, loadPlans(config.plansFile), {
+      plan: 'enterprise',
+      label: 'graphiql subscription test',
+    })
+  ).token;
+  browser = await chromium.launch({
+    executablePath: testServices.chromiumPath,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (server) {
+    await server.services.db.execute(sql`delete from events where deal_type like 'graphiql-%'`);
+    await server.shutdown();
+  }
+});
+
+/** Commits one event of `dealType`, a copy of a seeded deal, in a transaction of its own. */
+const commitDeal = (reference: string, dealType: string) =>
+  server.services.db.execute(
+    sql.raw(`insert into events (reference, type, summary, publish_date, organisation_reference, acquirer_reference,
+      acquiree_reference, deal_type, deal_status, details)
+    select '${reference}'::uuid, type, 'a deal seen in GraphiQL', publish_date, organisation_reference,
+      acquirer_reference, acquiree_reference, '${dealType}', deal_status, details
+    from events where type = 'deal' and acquirer_reference is not null and acquiree_reference is not null
+    order by reference limit 1`),
+  );
+
+/** Replaces an editor's text as a person would: select everything, delete, type. */
+async function replaceText(editor: Locator, text: string): Promise<void> {
+  await editor.click();
+  await editor.page().keyboard.press('Control+A');
+  await editor.page().keyboard.press('Delete');
+  await editor.page().keyboard.insertText(text);
+}
+
+describe('the savedSearchEvents subscription in GraphiQL', () => {
+  it('shows each committed matching event in the result pane as it arrives over Server-Sent Events', async () => {
+    const dealType = `graphiql-${randomUUID()}`;
+    const saved = await fetch(`${server.url}/v1/search/events`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        query: [{ fieldType: 'DealType', label: dealType, value: dealType, operator: 'EQUAL' }],
+      }),
+    });
+    expect(saved.status).toBe(201);
+    const { queryId } = ((await saved.json()) as { success: { queryId: string } }).success;
+
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    try {
+      await page.goto(`${server.url}/graphql`);
+      const execute = page.locator('.graphiql-execute-button');
+      await execute.waitFor({ timeout: 30_000 });
+      await page.getByRole('button', { name: 'Headers' }).click();
+      await replaceText(
+        page.locator('.graphiql-editor-tool .graphiql-editor').last(),
+        JSON.stringify({ Authorization: `Bearer ${token}` }),
+      );
+      await replaceText(
+        page.locator('.graphiql-query-editor'),
+        `subscription Following { savedSearchEvents(queryId: "${queryId}") { change cursor event { reference summary } } }`,
+      );
+
+      // GraphiQL sends a subscription as a GET with the operation in the query string.
+      const streamed = page.waitForResponse(
+        (response) =>
+          new URL(response.url()).pathname === '/graphql' &&
+          (new URL(response.url()).searchParams.get('query') ?? '').includes('savedSearchEvents'),
+      );
+      await execute.click();
+      const response = await streamed;
+      expect(response.status()).toBe(200);
+      expect(response.headers()['content-type']).toMatch(/text\/event-stream/);
+
+      // Each commit's row replaces the one before in the result pane, as GraphiQL shows a subscription.
+      const result = page.locator('.graphiql-response');
+      for (const reference of [randomUUID(), randomUUID()]) {
+        await commitDeal(reference, dealType);
+        await result.getByText(reference, { exact: false }).first().waitFor({ timeout: 20_000 });
+        const shown = (await result.innerText()).replaceAll('\u00a0', ' ');
+        expect(shown).toContain('"change": "ADDED"');
+        expect(shown).toContain('"summary": "a deal seen in GraphiQL"');
+        expect(shown).not.toContain('"errors"');
+      }
+      // Still streaming: the button stops the subscription.
+      await execute.click();
+    } finally {
+      await page.close();
+    }
+  }, 90_000);
+});
