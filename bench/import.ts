@@ -85,14 +85,20 @@ export async function runImportBench(argv: string[]): Promise<void> {
   });
   const scale = Number(values.scale);
   const rounds = Math.max(1, Math.min(5, Number(values.rounds)));
-  const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  // The databases are named after DATABASE_URL's (`<name>_seed`, `<name>_target`), so that a bench run on a shared
+  // server uses names of its own; without it, `orgraph_imp_bench_*`.
+  const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/orgraph_imp_bench';
+  const baseName = new URL(baseUrl).pathname.replace(/^\//, '') || 'orgraph_imp_bench';
+  if (!/^[a-z_][a-z0-9_]*$/.test(baseName) || /^orgraph_bench/.test(baseName)) {
+    throw new Error(`DATABASE_URL names ${baseName}: give the import bench a base name of its own`);
+  }
   const exportDir = await mkdtemp(join(tmpdir(), 'orgraph-import-bench-'));
   const log = (line: string) => process.stdout.write(`${line}\n`);
   const measured: { seed: Run[]; import: Run[]; reimport: Run[] } = { seed: [], import: [], reimport: [] };
   let records = 0;
   try {
     for (let r = 1; r <= rounds; r += 1) {
-      const seedUrl = await recreateDatabase(baseUrl, 'orgraph_imp_bench_seed');
+      const seedUrl = await recreateDatabase(baseUrl, `${baseName}_seed`);
       await runTimed(['migrate'], { DATABASE_URL: seedUrl });
       const seed = await runTimed(['seed', '--scale', String(scale)], { DATABASE_URL: seedUrl });
       measured.seed.push(seed);
@@ -102,7 +108,7 @@ export async function runImportBench(argv: string[]): Promise<void> {
         log(`  export ${exported.seconds} s (peak RSS ${exported.maxRssMiB} MiB)`);
       }
       const files = (await readdir(exportDir)).map((name) => join(exportDir, name));
-      const targetUrl = await recreateDatabase(baseUrl, 'orgraph_imp_bench_target');
+      const targetUrl = await recreateDatabase(baseUrl, `${baseName}_target`);
       await runTimed(['migrate'], { DATABASE_URL: targetUrl });
       const rejects = join(exportDir, '..', 'orgraph-import-bench-rejects.ndjson');
       const first = await runTimed(['import', ...files, '--rejects', rejects], { DATABASE_URL: targetUrl });

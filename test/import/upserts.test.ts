@@ -259,4 +259,80 @@ describe('import upserts by reference', () => {
     expect(stored.summary.committed).toBe(true);
     expect(stored.summary.types.organisation).toEqual({ ...zero, inserted: 1 });
   });
+
+  it('keeps a digest per record it stores, and compares the document again once anything else changed the record', async () => {
+    const g = graph();
+    const path = await writeRecords(join(files.path, 'digests.ndjson'), [
+      ...g.organisations,
+      ...g.people,
+      ...g.events,
+    ]);
+    await importFiles(store.handle, [path]);
+    const references = [g.org, g.acquiree, g.person, g.article, ...g.people.map((r) => r.reference)];
+    const digests = async () =>
+      (
+        await rows<{ type: string; reference: string }>(
+          sql`select type, reference from record_digests where reference in (
+                ${sql.join([...references, ...g.events.map((e) => e.reference)], sql`, `)}) order by type, reference`,
+        )
+      ).map((row) => `${row.type} ${row.reference}`);
+    const all = [
+      `article ${g.article}`,
+      ...g.events.map((e) => `event ${e.reference}`),
+      `experience ${g.people[0]!.reference}`,
+      `organisation ${g.acquiree}`,
+      `organisation ${g.org}`,
+      `profile ${g.person}`,
+    ].sort();
+    expect(await digests()).toEqual(all);
+
+    // Written by anything but an import: an alias renamed, a participant removed, the profile's email dropped.
+    await store.handle.db.execute(
+      sql`update organisation_aliases set name = 'Changed' where organisation_reference = ${g.org}`,
+    );
+    await store.handle.db.execute(
+      sql`delete from event_participants where event_reference = ${g.events[1]!.reference}`,
+    );
+    await store.handle.db.execute(sql`delete from profile_emails where profile_reference = ${g.person}`);
+    expect(await digests()).toEqual(
+      all.filter(
+        (d) =>
+          d !== `organisation ${g.org}` &&
+          d !== `event ${g.events[1]!.reference}` &&
+          d !== `profile ${g.person}`,
+      ),
+    );
+
+    // The same file again restores those three records, and only them, and keeps their digests again.
+    const again = await importFiles(store.handle, [path]);
+    expect(again.summary.types.organisation).toEqual({ ...zero, updated: 1, unchanged: 1 });
+    expect(again.summary.types.event).toEqual({ ...zero, updated: 1, unchanged: 1 });
+    expect(again.summary.types.profile).toEqual({ ...zero, updated: 1 });
+    expect(again.summary.types.experience).toEqual({ ...zero, unchanged: 1 });
+    expect(again.summary.types.article).toEqual({ ...zero, unchanged: 1 });
+    expect(await digests()).toEqual(all);
+    const [alias] = await rows<{ name: string }>(
+      sql`select name from organisation_aliases where organisation_reference = ${g.org}`,
+    );
+    expect(alias?.name).toBe('Zyx');
+
+    // An import's own deletion reaches records of other types: its events go, the experience loses its
+    // organisation, the article its link, and the acquiree its activity flag; each is compared again (and
+    // restored once the organisation is back).
+    const removal = await writeRecords(join(files.path, 'digests-delete.ndjson'), [
+      { type: 'organisation', reference: g.org, deleted: true },
+    ]);
+    await importFiles(store.handle, [removal]);
+    expect(await digests()).toEqual([`profile ${g.person}`]);
+    const restored = await importFiles(store.handle, [path]);
+    expect(restored.summary.types.experience).toEqual({ ...zero, updated: 1 });
+    expect(restored.summary.types.organisation).toEqual({ ...zero, inserted: 1, unchanged: 1 });
+    expect(restored.summary.types.article).toEqual({ ...zero, updated: 1 });
+    expect(restored.summary.types.event).toEqual({ ...zero, inserted: 2 });
+    expect(await digests()).toEqual(all);
+
+    // A truncate (as `orgraph seed` does) forgets every digest of the type.
+    await store.handle.db.execute(sql`truncate event_articles`);
+    expect(await digests()).toEqual(all.filter((d) => !d.startsWith('event')));
+  });
 });

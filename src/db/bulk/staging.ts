@@ -19,8 +19,13 @@ export interface StagedRecord {
   /** The write batch (transaction) the record goes in, numbered per type. */
   batch: number;
   deleted: boolean;
-  /** The canonical document as JSON text. */
-  document: string;
+  /**
+   * The canonical document as JSON text; null when the store keeps this record with the same digest, so that an
+   * unchanged record costs no document in the staging table (the bulk of an unchanged re-import).
+   */
+  document: string | null;
+  /** md5 of the canonical document's JSON text, as a UUID. */
+  digest: string;
   /** Keys other records may link to, beside the record's own reference: its client summaries. */
   extraKeys: ReadonlyArray<readonly [kind: string, key: string]>;
   /** The record's links: the path they sit at and the key they name. */
@@ -38,12 +43,13 @@ export async function createStaging(session: BulkSession): Promise<void> {
     create temporary table import_sources (id integer primary key, name text not null);
     create temporary table import_staged (
       id bigint primary key, type text not null, reference uuid not null, source integer not null,
-      line bigint not null, deleted boolean not null, doc jsonb not null,
+      line bigint not null, deleted boolean not null, doc jsonb, digest uuid not null,
       state text not null default 'valid', reasons text[] not null default '{}', batch integer
     );
     create temporary table import_keys (kind text not null, key text not null, id bigint not null);
     create temporary table import_outcomes (
-      id bigint primary key, type text not null, batch integer, outcome text not null
+      id bigint primary key, type text not null, batch integer, outcome text not null,
+      digest uuid, known boolean not null default false
     );
     create index on import_outcomes (type, batch);
     create temporary table import_links (id bigint not null, type text not null, path text not null, key text not null);`);
@@ -60,6 +66,30 @@ export async function addSource(session: BulkSession, id: number, name: string):
   await session.query('insert into import_sources (id, name) values ($1, $2)', [id, name]);
 }
 
+/**
+ * Drops the document of every record the store keeps with the same digest (see record_digests): such a record is
+ * unchanged, and staging it costs only its keys and links. One indexed lookup per chunk of records.
+ */
+export async function dropKnownDocuments(session: BulkSession, records: StagedRecord[]): Promise<void> {
+  const candidates = records.filter((record) => !record.deleted && record.document !== null);
+  if (candidates.length === 0) return;
+  const known = await session.query<{ reference: string; type: string }>(
+    `select d.type, d.reference::text as reference
+       from unnest($1::text[], $2::uuid[], $3::uuid[]) as c(type, reference, digest)
+       join record_digests d on d.type = c.type and d.reference = c.reference and d.digest = c.digest`,
+    [
+      candidates.map((record) => record.type),
+      candidates.map((record) => record.reference),
+      candidates.map((record) => record.digest),
+    ],
+  );
+  if (known.length === 0) return;
+  const keys = new Set(known.map((row) => `${row.type} ${row.reference}`));
+  for (const record of candidates) {
+    if (keys.has(`${record.type} ${record.reference}`)) record.document = null;
+  }
+}
+
 /** Adds records to the staging tables with one COPY per table. */
 export async function stageRecords(session: BulkSession, records: readonly StagedRecord[]): Promise<void> {
   if (records.length === 0) return;
@@ -69,7 +99,9 @@ export async function stageRecords(session: BulkSession, records: readonly Stage
   for (const record of records) {
     staged += `${record.id}\t${record.type}\t${record.reference}\t${record.source}\t${record.line}\t${
       record.batch
-    }\t${record.deleted ? 't' : 'f'}\t${copyField(record.document)}\n`;
+    }\t${record.deleted ? 't' : 'f'}\t${record.digest}\t${
+      record.document === null ? '\\N' : copyField(record.document)
+    }\n`;
     // The keys of valid records only, kept so while resolving: a deletion is a key of its own kind.
     keys += `${record.deleted ? `deleted:${record.type}` : record.type}\t${record.reference}\t${record.id}\n`;
     for (const [kind, key] of record.extraKeys) keys += `${kind}\t${copyField(key)}\t${record.id}\n`;
@@ -79,7 +111,7 @@ export async function stageRecords(session: BulkSession, records: readonly Stage
   }
   await session.copy(
     'import_staged',
-    ['id', 'type', 'reference', 'source', 'line', 'batch', 'deleted', 'doc'],
+    ['id', 'type', 'reference', 'source', 'line', 'batch', 'deleted', 'digest', 'doc'],
     staged,
   );
   await session.copy('import_keys', ['kind', 'key', 'id'], keys);
@@ -99,8 +131,8 @@ export async function settleDuplicates(session: BulkSession): Promise<void> {
     with repeated as (
       select type, reference, min(id) as first from import_staged group by type, reference having count(*) > 1
     ), versions as (
-      -- Only the repeated references' documents are compared, rather than sorting every document.
-      select r.type, r.reference, r.first, count(distinct s.doc) as versions,
+      -- Only the repeated references' digests are compared, rather than sorting every document.
+      select r.type, r.reference, r.first, count(distinct s.digest) as versions,
              string_agg(f.name || ' line ' || s.line, ', ' order by s.id) as places
         from repeated r
         join import_staged s on s.type = r.type and s.reference = r.reference
@@ -193,7 +225,11 @@ export async function resolveLinks(
   }
 }
 
-/** Compares the batch's records with the stored ones and sets each one's outcome. */
+/**
+ * Compares the batch's records with the stored ones and sets each one's outcome. A record whose digest is kept
+ * (record_digests) and equals its document's is unchanged without building the stored document, the cost of a
+ * re-import; the stored document is built only where no digest is kept, or where it differs.
+ */
 export async function classifyBatch(
   session: BulkSession,
   type: StoredRecordType,
@@ -204,40 +240,77 @@ export async function classifyBatch(
   const parameters = batch === null ? [] : [batch];
   await session.query(
     // Into a narrow table of its own: updating the wide staged rows rewrote every document once more.
-    `insert into import_outcomes (id, type, batch, outcome)
+    // A record staged without its document had the stored digest when read; should another writer have changed
+    // the record since (its digest forgotten), it is \`stale\`, rejected below, and a rerun stores it.
+    `insert into import_outcomes (id, type, batch, outcome, digest, known)
        select s.id, s.type, s.batch,
-              case when r.${table.key} is null then case when s.deleted then 'absent' else 'inserted' end
-                   when s.deleted then 'deleted'
+              case when s.deleted then case when r.${table.key} is null then 'absent' else 'deleted' end
+                   when d.digest = s.digest and r.${table.key} is not null then 'unchanged'
+                   when s.doc is null then 'stale'
+                   when r.${table.key} is null then 'inserted'
                    when ${table.document} = s.doc then 'unchanged'
-                   else 'updated' end as outcome
-         from import_staged s left join ${table.table} r on r.${table.key} = s.reference
+                   else 'updated' end as outcome,
+              s.digest, coalesce(d.digest = s.digest, false)
+         from import_staged s
+         left join ${table.table} r on r.${table.key} = s.reference
+         left join record_digests d on d.type = '${type}' and d.reference = s.reference
         where s.type = '${type}' and s.state = 'valid' and ${inBatch}
-     on conflict (id) do update set outcome = excluded.outcome`,
+     on conflict (id) do update set outcome = excluded.outcome, digest = excluded.digest, known = excluded.known`,
+    parameters,
+  );
+  await session.query(
+    `with stale as (
+       delete from import_outcomes o where o.type = '${type}' and o.outcome = 'stale' and ${inBatch.replace('s.', 'o.')}
+       returning o.id
+     )
+     update import_staged s
+        set state = 'rejected',
+            reasons = s.reasons || 'the stored record changed while this import ran: import it again'::text
+       from stale where s.id = stale.id`,
     parameters,
   );
 }
 
-/** Stores one classified batch: deletions first, then the inserted and updated records. Returns how many. */
+/**
+ * Stores one classified batch: deletions first, then the inserted and updated records, then the digests of the
+ * records now stored as staged (inserted, updated, and unchanged ones without a digest). Returns how many records
+ * it wrote. The upserts run with orgraph.keep_digests on, so that the triggers that forget a record's digest on
+ * any other insert or update leave alone the ones this batch stores (a deleted row forgets its record's digest
+ * whatever the setting: deletions cascade to records of other types); the deletions of records run before it.
+ */
 export async function writeBatch(
   session: BulkSession,
   type: StoredRecordType,
   batch: number,
 ): Promise<number> {
   const table = recordTables[type];
-  const [row] = await session.query<{ n: number }>(
-    `select count(*)::integer as n from import_outcomes
-      where type = '${type}' and batch = $1 and outcome in ('inserted', 'updated', 'deleted')`,
+  const [row] = await session.query<{ n: number; digests: number }>(
+    `select count(*) filter (where outcome in ('inserted', 'updated', 'deleted'))::integer as n,
+            count(*) filter (where outcome <> 'deleted' and outcome <> 'absent' and not known)::integer as digests
+       from import_outcomes where type = '${type}' and batch = $1`,
     [batch],
   );
-  if (Number(row?.n ?? 0) === 0) return 0;
+  const written = Number(row?.n ?? 0);
+  if (written === 0 && Number(row?.digests ?? 0) === 0) return 0;
+  if (written > 0) {
+    await session.query(
+      `delete from ${table.table} where ${table.key} in (
+         select s.reference from import_outcomes o join import_staged s on s.id = o.id
+          where o.type = '${type}' and o.batch = $1 and o.outcome = 'deleted')`,
+      [batch],
+    );
+  }
+  await session.query(`select set_config('orgraph.keep_digests', 'on', true)`);
+  if (written > 0) for (const statement of writeStatements[type]) await session.query(statement, [batch]);
   await session.query(
-    `delete from ${table.table} where ${table.key} in (
-       select s.reference from import_outcomes o join import_staged s on s.id = o.id
-        where o.type = '${type}' and o.batch = $1 and o.outcome = 'deleted')`,
+    `insert into record_digests (type, reference, digest)
+       select o.type, s.reference, o.digest from import_outcomes o join import_staged s on s.id = o.id
+        where o.type = '${type}' and o.batch = $1 and o.outcome in ('inserted', 'updated', 'unchanged') and not o.known
+     on conflict (type, reference) do update set digest = excluded.digest`,
     [batch],
   );
-  for (const statement of writeStatements[type]) await session.query(statement, [batch]);
-  return Number(row?.n ?? 0);
+  await session.query(`select set_config('orgraph.keep_digests', 'off', true)`);
+  return written;
 }
 
 export interface OutcomeCount {
@@ -276,8 +349,17 @@ export async function rejectedRecords(
     document: string;
     reasons: string[];
   }>(
-    `select id, source, line, doc::text as document, reasons from import_staged
-      where state in ('rejected', 'unlinked') and id > $1 order by id limit ${Math.floor(limit)}`,
+    // A record staged without its document (its digest the stored one's) shows the stored document, the same.
+    `select s.id, s.source, s.line, coalesce(s.doc::text, (case s.type ${Object.entries(recordTables)
+      .map(
+        ([type, table]) =>
+          `when '${type}' then (select (${table.document})::text from ${table.table} r where r.${table.key} = s.reference)`,
+      )
+      .join(
+        ' ',
+      )} end), jsonb_build_object('type', s.type, 'reference', s.reference)::text) as document, s.reasons
+       from import_staged s
+      where s.state in ('rejected', 'unlinked') and s.id > $1 order by s.id limit ${Math.floor(limit)}`,
     [afterId],
   );
   return rows.map((row) => ({ ...row, id: Number(row.id), line: Number(row.line) }));

@@ -43,6 +43,15 @@ const listKeys: Record<string, string> = {
   participants: 'profile_reference',
 };
 
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const field of Object.keys(value).sort())
+    out[field] = sortedKeys((value as Record<string, unknown>)[field]);
+  return out;
+}
+
 function normalise(value: unknown, key: string): unknown {
   if (value === null || value === undefined) return value;
   if (typeof value === 'string') {
@@ -53,8 +62,9 @@ function normalise(value: unknown, key: string): unknown {
   if (typeof value === 'number') return singlePrecisionKeys.has(key) ? singlePrecision(value) : value;
   if (Array.isArray(value)) return value.map((item) => normalise(item, key));
   if (typeof value === 'object') {
-    // Event `data` and client summary `entries` are stored as given.
-    if (key === 'data' || key === 'entries') return value;
+    // Event `data` and client summary `entries` are stored as given, their keys sorted (the order means nothing
+    // to jsonb) so that equal content gives equal JSON text, and so equal digests.
+    if (key === 'data' || key === 'entries') return sortedKeys(value);
     const out: Record<string, unknown> = {};
     for (const [field, inner] of Object.entries(value)) {
       if (inner !== undefined) out[field] = normalise(inner, field);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import type { StoredRecordType } from '../../db/bulk/documents.ts';
@@ -7,6 +8,7 @@ import {
   classifyBatch,
   countOutcomes,
   createStaging,
+  dropKnownDocuments,
   dropStaging,
   rejectedRecords,
   resolveLinks,
@@ -73,6 +75,12 @@ export interface ImportSummary {
  */
 const stagingChunk = 500;
 
+/** md5 of a canonical document's JSON text, as a UUID (the form record_digests keeps). */
+function digestOf(document: string): string {
+  const hex = createHash('md5').update(document).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
 const emptyCounts = (): TypeCounts => ({ inserted: 0, updated: 0, unchanged: 0, deleted: 0, rejected: 0 });
 
 /**
@@ -117,7 +125,7 @@ export async function importRecords(
         const records = pending;
         pending = [];
         // One COPY in flight while the next lines are parsed; its failure surfaces at the next flush.
-        inflight = stageRecords(session, records);
+        inflight = dropKnownDocuments(session, records).then(() => stageRecords(session, records));
         inflight.catch(() => {});
       };
       for await (const line of readLines(source.open())) {
@@ -158,6 +166,9 @@ export async function importRecords(
         const ordinal = staged.get(parsed.type) ?? 0;
         staged.set(parsed.type, ordinal + 1);
         const clientSummaries = parsed.record?.client_summaries as { reference: string }[] | undefined;
+        const document = JSON.stringify(
+          parsed.record ?? { type: parsed.type, reference: parsed.reference, deleted: true },
+        );
         pending.push({
           id,
           type: parsed.type,
@@ -166,9 +177,8 @@ export async function importRecords(
           line: line.number,
           batch: Math.floor(ordinal / batchSize),
           deleted: parsed.deleted,
-          document: JSON.stringify(
-            parsed.record ?? { type: parsed.type, reference: parsed.reference, deleted: true },
-          ),
+          document,
+          digest: digestOf(document),
           extraKeys: (clientSummaries ?? []).map((summary) => ['client_summary', summary.reference] as const),
           links: parsed.record ? linksOf(parsed.type, parsed.record) : [],
         });
@@ -215,6 +225,8 @@ export async function importRecords(
       if (row.outcome === 'absent') counts.unchanged += row.records;
       else if (row.outcome in counts) counts[row.outcome as keyof TypeCounts] += row.records;
     }
+    // Records found stale while writing were rejected then.
+    progress.rejected = Object.values(types).reduce((sum, counts) => sum + counts.rejected, 0);
     for (let after = 0; ; ) {
       const page = await rejectedRecords(session, after, 1_000);
       if (page.length === 0) break;
