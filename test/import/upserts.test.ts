@@ -262,12 +262,12 @@ describe('import upserts by reference', () => {
 
   it('keeps a digest per record it stores, and compares the document again once anything else changed the record', async () => {
     const g = graph();
-    const path = await writeRecords(join(files.path, 'digests.ndjson'), [
+    const path = await writeRecords(join(imports.directory, 'digests.ndjson'), [
       ...g.organisations,
       ...g.people,
       ...g.events,
     ]);
-    await importFiles(store.handle, [path]);
+    await importFiles(imports.handle, [path]);
     const references = [g.org, g.acquiree, g.person, g.article, ...g.people.map((r) => r.reference)];
     const digests = async () =>
       (
@@ -287,13 +287,13 @@ describe('import upserts by reference', () => {
     expect(await digests()).toEqual(all);
 
     // Written by anything but an import: an alias renamed, a participant removed, the profile's email dropped.
-    await store.handle.db.execute(
+    await imports.handle.db.execute(
       sql`update organisation_aliases set name = 'Changed' where organisation_reference = ${g.org}`,
     );
-    await store.handle.db.execute(
+    await imports.handle.db.execute(
       sql`delete from event_participants where event_reference = ${g.events[1]!.reference}`,
     );
-    await store.handle.db.execute(sql`delete from profile_emails where profile_reference = ${g.person}`);
+    await imports.handle.db.execute(sql`delete from profile_emails where profile_reference = ${g.person}`);
     expect(await digests()).toEqual(
       all.filter(
         (d) =>
@@ -304,7 +304,7 @@ describe('import upserts by reference', () => {
     );
 
     // The same file again restores those three records, and only them, and keeps their digests again.
-    const again = await importFiles(store.handle, [path]);
+    const again = await importFiles(imports.handle, [path]);
     expect(again.summary.types.organisation).toEqual({ ...zero, updated: 1, unchanged: 1 });
     expect(again.summary.types.event).toEqual({ ...zero, updated: 1, unchanged: 1 });
     expect(again.summary.types.profile).toEqual({ ...zero, updated: 1 });
@@ -319,12 +319,12 @@ describe('import upserts by reference', () => {
     // An import's own deletion reaches records of other types: its events go, the experience loses its
     // organisation, the article its link, and the acquiree its activity flag; each is compared again (and
     // restored once the organisation is back).
-    const removal = await writeRecords(join(files.path, 'digests-delete.ndjson'), [
+    const removal = await writeRecords(join(imports.directory, 'digests-delete.ndjson'), [
       { type: 'organisation', reference: g.org, deleted: true },
     ]);
-    await importFiles(store.handle, [removal]);
+    await importFiles(imports.handle, [removal]);
     expect(await digests()).toEqual([`profile ${g.person}`]);
-    const restored = await importFiles(store.handle, [path]);
+    const restored = await importFiles(imports.handle, [path]);
     expect(restored.summary.types.experience).toEqual({ ...zero, updated: 1 });
     expect(restored.summary.types.organisation).toEqual({ ...zero, inserted: 1, unchanged: 1 });
     expect(restored.summary.types.article).toEqual({ ...zero, updated: 1 });
@@ -332,7 +332,7 @@ describe('import upserts by reference', () => {
     expect(await digests()).toEqual(all);
 
     // A truncate (as `orgraph seed` does) forgets every digest of the type.
-    await store.handle.db.execute(sql`truncate event_articles`);
+    await imports.handle.db.execute(sql`truncate event_articles`);
     expect(await digests()).toEqual(all.filter((d) => !d.startsWith('event')));
   });
 });
