@@ -1,13 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { needs, testServices } from '../support/services.ts';
+import { needs } from '../support/services.ts';
+import { launchChromium } from './launch-chromium.ts';
 import { type LiveServer, logLines, startLiveServer } from './live-server.ts';
 
 // Debian's chromium (or CHROMIUM_PATH); .ci/run installs it. Playwright's own browser download is not reachable from
 // our machines. Without it the file is skipped with the reason (failed under ORGRAPH_TEST_REQUIRE_SERVICES=1).
-const { chromiumPath } = testServices;
 const withChromium = needs('chromium');
 const artifacts = fileURLToPath(new URL('../artifacts/', import.meta.url));
 
@@ -44,19 +44,7 @@ beforeAll(async () => {
   if (!withChromium) return;
   mkdirSync(artifacts, { recursive: true });
   server = await startLiveServer();
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { type Browser, chromium, type Locator } from 'playwright-core';
+import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPlans } from '../../src/auth/plans.ts';
 import { createToken } from '../../src/auth/tokens.ts';
 import { loadConfig } from '../../src/config.ts';
 import { type RunningServer, startServer } from '../../src/server/listen.ts';
 import { feedDatabase } from '../feed/support.ts';
-import { needs, testServices } from '../support/services.ts';
+import { needs } from '../support/services.ts';
+import { launchChromium } from './launch-chromium.ts';
 
 // The served GraphiQL page running `subscription { savedSearchEvents }` in Debian's chromium, over Server-Sent
 // Events, while this file commits matching events. The server runs in this process (the embedded store admits one
@@ -36,19 +37,7 @@ beforeAll(async () => {
       label: 'graphiql subscription test',
     })
   ).token;
-  browser = await chromium.launch({
-    executablePath: testServices.chromiumPath,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
