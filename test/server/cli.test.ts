@@ -46,7 +46,8 @@ describe('orgraph token', () => {
     const afterRevoke = await runCli(['token', 'list'], env);
     const line = afterRevoke.stdout.split('\n').find((row) => row.includes(token.slice(0, 11)));
     expect(line).toContain('revoked');
-  });
+    // Four CLI processes, each opening the store (the first one migrating it): about 5–13 s apiece on the embedded one.
+  }, 120_000);
 
   it('refuses an unknown plan', async () => {
     await expect(runCli(['token', 'create', '--plan', 'platinum'], env)).rejects.toThrow(
