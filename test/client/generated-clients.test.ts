@@ -7,6 +7,7 @@ import { createClient as generateHeyApi } from '@hey-api/openapi-ts';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestApp, type TestApp } from '../support/test-app.ts';
+import { writeStrictTsconfig } from './support/strict-tsconfig.ts';
 import { typedProgramSource } from './support/typed-program.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -67,22 +68,7 @@ beforeAll(async () => {
     logs: { level: 'silent', file: false },
   });
   writeFileSync(join(dir, 'program.ts'), typedProgramSource);
-  writeFileSync(
-    join(dir, 'tsconfig.json'),
-    JSON.stringify({
-      compilerOptions: {
-        target: 'ES2023',
-        lib: ['ES2023', 'DOM', 'DOM.Iterable'],
-        module: 'ESNext',
-        moduleResolution: 'Bundler',
-        strict: true,
-        noEmit: true,
-        skipLibCheck: true,
-        types: [],
-      },
-      files: ['program.ts'],
-    }),
-  );
+  writeStrictTsconfig(dir, ['program.ts']);
 }, 120_000);
 afterAll(async () => {
   await app.services.quotas?.close();

@@ -33,6 +33,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureGraphqlTools, runGraphqlTool, toolsFolder } from '../../scripts/graphql-tools.ts';
 import { scalarTypes } from '../../src/client/graphql-setup/schema-setup.gen.ts';
 import { type LiveServer, startLiveServer } from '../browser/live-server.ts';
+import { writeStrictTsconfig } from './support/strict-tsconfig.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -67,24 +68,8 @@ function project(name: string, files: string[], nodeModules: string): string {
 
 /** `tsc --strict` over the given files of a project (and everything they import); its output and status. */
 function typecheck(dir: string, files: string[]): SpawnSyncReturns<string> {
-  writeFileSync(
-    join(dir, 'tsconfig.json'),
-    JSON.stringify({
-      compilerOptions: {
-        target: 'ES2023',
-        lib: ['ES2023', 'DOM', 'DOM.Iterable'],
-        module: 'ESNext',
-        moduleResolution: 'Bundler',
-        allowImportingTsExtensions: true,
-        strict: true,
-        noEmit: true,
-        skipLibCheck: true,
-        types: [],
-      },
-      files,
-    }),
-  );
-  return spawnSync(join(root, 'node_modules/.bin/tsc'), ['-p', join(dir, 'tsconfig.json')], {
+  const tsconfig = writeStrictTsconfig(dir, files, { allowImportingTsExtensions: true });
+  return spawnSync(join(root, 'node_modules/.bin/tsc'), ['-p', tsconfig], {
     encoding: 'utf8',
     timeout: 180_000,
   });
