@@ -22,9 +22,9 @@ import {
   type ScenarioResult,
 } from './report.ts';
 import { sampleDatabase } from './samples.ts';
-import { createScenarios, type PeerContext, type PeerScenario, threeChipSearch } from './scenarios.ts';
+import { createScenarios, type PeerContext, type PeerScenario } from './scenarios.ts';
 import { type BenchServer, buildServer, startServer } from './server.ts';
-import { measureStatements, openInProcessApp } from './statements.ts';
+import { measureStatements, openInProcessApp, saveEventSearch } from './statements.ts';
 
 /** Where the measurement's rotation starts: past the warm-up's, so it does not replay the same rows first. */
 const measuredFirstIndex = 50_000;
@@ -58,15 +58,7 @@ async function runScale(scale: number, options: BenchOptions): Promise<ScaleResu
   let peer: BenchServer | undefined;
 
   try {
-    const saved = await app.fetch({
-      method: 'POST',
-      path: '/v1/search/events',
-      body: JSON.stringify({ query: threeChipSearch(samples) }),
-    });
-    const savedBody = (await saved.json()) as { success?: { queryId?: string } };
-    const queryId = savedBody.success?.queryId;
-    if (!queryId) throw new Error(`saving the event search failed: ${JSON.stringify(savedBody)}`);
-
+    const queryId = await saveEventSearch(app, samples);
     const scenarios = createScenarios({ samples, queryId }).filter(
       (scenario) => options.only.length === 0 || options.only.includes(scenario.name),
     );

@@ -5,7 +5,8 @@ import { countStatements, type Database, openDatabase } from '../src/db/database
 import type { AppServices } from '../src/http/services.ts';
 import { createApp } from '../src/server/app.ts';
 import { benchPlansFile } from './dataset.ts';
-import type { DirectContext, HttpRequest, Scenario } from './scenarios.ts';
+import type { Samples } from './samples.ts';
+import { type DirectContext, type HttpRequest, type Scenario, threeChipSearch } from './scenarios.ts';
 
 export interface Range {
   min: number;
@@ -65,6 +66,19 @@ export async function openInProcessApp(databaseUrl: string, token: () => string)
       await handle.close();
     },
   };
+}
+
+/** Saves the events scenario's three-chip search through the app and returns its queryId. */
+export async function saveEventSearch(app: InProcessApp, samples: Samples): Promise<string> {
+  const saved = await app.fetch({
+    method: 'POST',
+    path: '/v1/search/events',
+    body: JSON.stringify({ query: threeChipSearch(samples) }),
+  });
+  const body = (await saved.json()) as { success?: { queryId?: string } };
+  const queryId = body.success?.queryId;
+  if (!queryId) throw new Error(`saving the event search failed: ${JSON.stringify(body)}`);
+  return queryId;
 }
 
 const widen = (range: Range, value: number): Range => ({

@@ -34,7 +34,13 @@ export class EmbeddedStoreLockedError extends Error {
   }
 }
 
-const statementScope = new AsyncLocalStorage<{ statements: number }>();
+/** A statement as Drizzle sent it: its text with `$n` placeholders, and their values. */
+export interface SentStatement {
+  query: string;
+  params: unknown[];
+}
+
+const statementScope = new AsyncLocalStorage<{ statements: number; sent?: SentStatement[] }>();
 
 /** Runs `work` and reports how many SQL statements it sent through Drizzle. */
 export async function countStatements<T>(work: () => Promise<T>): Promise<{ result: T; statements: number }> {
@@ -43,10 +49,21 @@ export async function countStatements<T>(work: () => Promise<T>): Promise<{ resu
   return { result, statements: scope.statements };
 }
 
+/** Runs `work` and returns the statements it sent through Drizzle, in order (for EXPLAIN in the bench). */
+export async function captureStatements<T>(
+  work: () => Promise<T>,
+): Promise<{ result: T; sent: SentStatement[] }> {
+  const scope = { statements: 0, sent: [] as SentStatement[] };
+  const result = await statementScope.run(scope, work);
+  return { result, sent: scope.sent };
+}
+
 const statementLogger: Logger = {
-  logQuery() {
+  logQuery(query, params) {
     const scope = statementScope.getStore();
-    if (scope) scope.statements += 1;
+    if (!scope) return;
+    scope.statements += 1;
+    scope.sent?.push({ query, params });
   },
 };
 
