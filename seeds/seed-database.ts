@@ -248,9 +248,10 @@ export async function seedDatabase(handle: DatabaseHandle, options: SeedOptions)
   );
 
   // Outside any transaction (VACUUM refuses one), each statement with the bulk timeout rather than the request
-  // one. VACUUM marks the pages of the tables the lists filter on as all-visible, so that their covering indexes
-  // are read alone rather than row by row.
+  // one. VACUUM marks the pages of the tables the lists and the event search filter on as all-visible, so that
+  // their covering indexes are read alone rather than row by row.
   const vacuumed = [
+    eventsTable,
     organisationsTable,
     organisationNamesTable,
     organisationIndustriesTable,

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, jsonb, pgEnum, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { type EventDetails, eventTypes } from '../../domain/vocabulary/events.ts';
 import { articlesTable } from './articles.ts';
@@ -36,7 +37,16 @@ export const eventsTable = pgTable(
     index().on(t.acquirerReference),
     index().on(t.acquireeReference),
     index().on(t.profileReference, t.publishDate.desc().nullsFirst()),
-    index().on(t.occupationReference),
+    // Migration 0018 also includes move_type, for an index-only count (drizzle's builder has no INCLUDE).
+    index('events_occupation_move_order')
+      .on(
+        t.occupationReference,
+        t.type,
+        sql`lower(${t.moveType})`,
+        t.publishDate.desc().nullsFirst(),
+        t.reference.desc().nullsFirst(),
+      )
+      .where(sql`${t.occupationReference} is not null`),
     index().on(t.moveType),
     index().on(t.dealType),
     index().on(t.dealStatus),
