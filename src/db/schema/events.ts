@@ -37,7 +37,7 @@ export const eventsTable = pgTable(
     index().on(t.acquirerReference),
     index().on(t.acquireeReference),
     index().on(t.profileReference, t.publishDate.desc().nullsFirst()),
-    // Migration 0018 also includes move_type, for an index-only count (drizzle's builder has no INCLUDE).
+    // Migration 0019 also includes move_type, for an index-only count (drizzle's builder has no INCLUDE).
     index('events_occupation_move_order')
       .on(
         t.occupationReference,
