@@ -5,11 +5,13 @@ import { loadConfig } from '../../src/config.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrateDatabase } from '../../src/db/migrate.ts';
 import { findTestServices } from './test-services.ts';
+import { copyStorePerWorker } from './worker-stores.ts';
 
 /**
  * Before any test file runs: finds (or starts) the PostgreSQL server, Redis and Chromium some tests need and hands
- * them to the test files, then migrates the run's database and loads the demo dataset (scale 1) once. Returns the
- * teardown that stops a PostgreSQL server it started.
+ * them to the test files, then migrates the run's database and loads the demo dataset (scale 1) once. On the
+ * embedded store that database is a template, copied once per worker (worker-stores.ts). Returns the teardown that
+ * stops a PostgreSQL server it started.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const { services, stop } = await findTestServices(process.env);
@@ -33,6 +35,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
     } finally {
       await handle.close();
     }
+    const workers = project.config.maxWorkers || 1;
+    project.provide(
+      'embeddedStores',
+      config.databaseUrl ? [] : await copyStorePerWorker(config.dataDir, workers),
+    );
   } catch (error) {
     await stop();
     throw error;
