@@ -10,9 +10,10 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'seeds/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
-    // The embedded database admits one process at a time; a real Postgres takes files in parallel.
-    fileParallelism: onPostgres,
-    maxWorkers: onPostgres ? 2 : 1,
+    // Two files at a time, on either database: the embedded one admits one process at a time, so there each worker
+    // gets its own copy of the seeded store (test/support/worker-stores.ts).
+    setupFiles: ['test/support/worker-store-setup.ts'],
+    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 180_000,
     // One JSON line per request would bury the test output; LOG_LEVEL=info shows them.

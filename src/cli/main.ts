@@ -9,7 +9,6 @@ import { isDatabaseUnavailable } from '../domain/errors.ts';
 import { logger } from '../http/observability/logger.ts';
 import { packageFile } from '../package-files.ts';
 import type { AdminRequest, AdminResponse, AdminTokenRow } from '../server/admin-protocol.ts';
-import { startServer } from '../server/listen.ts';
 import { askRunningServer } from './admin-client.ts';
 import { registerImportCommands } from './import-commands.ts';
 
@@ -74,6 +73,8 @@ function parseScale(value: string): number {
 
 async function serve(options: { seedIfEmpty: boolean }): Promise<void> {
   const config = loadConfig();
+  // The server (the schema, both transports) loads only when a command serves: the others start in a fraction of it.
+  const { startServer } = await import('../server/listen.ts');
   const server = await startServer(config, {
     beforeListen: async (services) => {
       if (!options.seedIfEmpty) return;

@@ -18,8 +18,8 @@ export interface LiveServer {
 /**
  * `orgraph serve` as a real process on a free port, over the test database. On the embedded database the store
  * admits one process at a time: the token is created (and `prepare` reads what the test needs from the database),
- * and the handle closed, before the server opens it; no other test file runs meanwhile (files run one after another
- * there).
+ * and the handle closed, before the server opens it; no other test file opens that store meanwhile (each vitest
+ * worker has a copy of its own, test/support/worker-stores.ts).
  */
 export async function startLiveServer(
   options: { env?: NodeJS.ProcessEnv; prepare?: (db: Database) => Promise<void> } = {},

@@ -10,6 +10,7 @@ import { loadConfig } from '../../src/config.ts';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
 import { migrateDatabase } from '../../src/db/migrate.ts';
 import { type ImportOptions, importRecords } from '../../src/domain/import/import-records.ts';
+import { temporaryEmptyStore } from '../support/worker-stores.ts';
 
 /** A migrated, empty store of the test's own: a database on PostgreSQL when DATABASE_URL is set, else a directory. */
 export interface ImportStore {
@@ -58,7 +59,7 @@ export async function openImportStore(label: string): Promise<ImportStore> {
     await migrateDatabase(store.handle, loadPlans().keys());
     return store;
   }
-  const directory = await mkdtemp(join(tmpdir(), `orgraph-imp-${label}-`));
+  const directory = await temporaryEmptyStore(`imp-${label}`);
   const env = { DATABASE_URL: '', DATA_DIR: directory };
   const open = () => openDatabase(loadConfig({ ...process.env, ...env }));
   const store: ImportStore = {

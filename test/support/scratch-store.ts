@@ -1,11 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { loadPlans } from '../../src/auth/plans.ts';
 import { loadConfig } from '../../src/config.ts';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
 import { migrateDatabase } from '../../src/db/migrate.ts';
 import { createScratchDatabase } from '../reliability/support/scratch-postgres.ts';
+import { temporaryEmptyStore } from './worker-stores.ts';
 
 export interface ScratchStore {
   handle: DatabaseHandle;
@@ -15,7 +14,8 @@ export interface ScratchStore {
 
 /**
  * A migrated, empty store of the test's own on the run's database: a scratch database on PostgreSQL when
- * DATABASE_URL is set, a temporary directory on the embedded one. For tests that write records.
+ * DATABASE_URL is set, a copy of the run's migrated empty store in a temporary directory on the embedded one. For
+ * tests that write records.
  */
 export async function openScratchStore(label: string): Promise<ScratchStore> {
   if (process.env.DATABASE_URL) {
@@ -29,7 +29,7 @@ export async function openScratchStore(label: string): Promise<ScratchStore> {
       },
     };
   }
-  const directory = await mkdtemp(join(tmpdir(), `orgraph-${label}-`));
+  const directory = await temporaryEmptyStore(label);
   const handle = await openDatabase(loadConfig({ DATABASE_URL: '', DATA_DIR: directory }));
   await migrateDatabase(handle, loadPlans().keys());
   return {

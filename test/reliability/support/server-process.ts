@@ -1,10 +1,12 @@
 import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { loadPlans } from '../../../src/auth/plans.ts';
 import { createToken } from '../../../src/auth/tokens.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { openDatabase } from '../../../src/db/database.ts';
 import { migrateDatabase } from '../../../src/db/migrate.ts';
 import { exitCode, startCli } from '../../support/cli.ts';
+import { copyEmptyStore } from '../../support/worker-stores.ts';
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -45,7 +47,7 @@ export async function stopProcess(
 
 /**
  * Migrates the database `env` names (seeding it when asked) and creates a token on it, before any server holds an
- * embedded store.
+ * embedded store. An embedded store that does not exist yet starts as a copy of the run's migrated empty one.
  */
 export async function prepareDatabase(
   env: NodeJS.ProcessEnv,
@@ -53,6 +55,7 @@ export async function prepareDatabase(
 ): Promise<string> {
   const config = loadConfig({ ...process.env, DATABASE_URL: '', DATA_DIR: '', ...env });
   const plans = loadPlans(config.plansFile);
+  if (!config.databaseUrl && !existsSync(config.dataDir)) await copyEmptyStore(config.dataDir);
   const handle = await openDatabase(config);
   try {
     await migrateDatabase(handle, plans.keys());
