@@ -73,8 +73,8 @@ export async function addSource(session: BulkSession, id: number, name: string):
 export async function dropKnownDocuments(session: BulkSession, records: StagedRecord[]): Promise<void> {
   const candidates = records.filter((record) => !record.deleted && record.document !== null);
   if (candidates.length === 0) return;
-  const known = await session.query<{ reference: string; type: string }>(
-    `select d.type, d.reference::text as reference
+  const known = await session.query<{ reference: string; type: string; digest: string }>(
+    `select d.type, d.reference::text as reference, d.digest::text as digest
        from unnest($1::text[], $2::uuid[], $3::uuid[]) as c(type, reference, digest)
        join record_digests d on d.type = c.type and d.reference = c.reference and d.digest = c.digest`,
     [
@@ -84,9 +84,10 @@ export async function dropKnownDocuments(session: BulkSession, records: StagedRe
     ],
   );
   if (known.length === 0) return;
-  const keys = new Set(known.map((row) => `${row.type} ${row.reference}`));
+  // By digest too: another line of the same reference with other content keeps its document (for the rejects file).
+  const keys = new Set(known.map((row) => `${row.type} ${row.reference} ${row.digest}`));
   for (const record of candidates) {
-    if (keys.has(`${record.type} ${record.reference}`)) record.document = null;
+    if (keys.has(`${record.type} ${record.reference} ${record.digest}`)) record.document = null;
   }
 }
 
