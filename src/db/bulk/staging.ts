@@ -50,7 +50,7 @@ export async function createStaging(session: BulkSession): Promise<void> {
     drop table if exists import_staged, import_keys, import_links, import_outcomes, import_sources;
     create temporary table import_sources (id integer primary key, name text not null);
     create temporary table import_staged (
-      id bigint primary key, type text not null, reference uuid not null, source integer not null,
+      id bigint not null, type text not null, reference uuid not null, source integer not null,
       line bigint not null, deleted boolean not null, doc jsonb, digest uuid not null,
       line_digest uuid not null, known_line boolean not null default false, state text not null default 'valid', reasons text[] not null default '{}', batch integer
     );
@@ -141,8 +141,11 @@ export async function stageRecords(session: BulkSession, records: readonly Stage
     }\t${record.deleted ? 't' : 'f'}\t${record.digest}\t${record.lineDigest}\t${record.knownLine ? 't' : 'f'}\t${
       record.document === null ? '\\N' : copyField(record.document)
     }\n`;
-    // The keys of valid records only, kept so while resolving: a deletion is a key of its own kind.
-    keys += `${record.deleted ? `deleted:${record.type}` : record.type}\t${record.reference}\t${record.id}\n`;
+    // The keys of valid records only, kept so while resolving: a deletion is a key of its own kind. Those of
+    // known lines are added in one statement by stageStoredLinks.
+    if (!record.knownLine) {
+      keys += `${record.deleted ? `deleted:${record.type}` : record.type}\t${record.reference}\t${record.id}\n`;
+    }
     for (const [kind, key] of record.extraKeys) keys += `${kind}\t${copyField(key)}\t${record.id}\n`;
     for (const [path, key] of record.links) {
       links += `${record.id}\t${record.type}\t${path}\t${copyField(key)}\n`;
@@ -165,14 +168,14 @@ export async function stageRecords(session: BulkSession, records: readonly Stage
     ],
     staged,
   );
-  await session.copy('import_keys', ['kind', 'key', 'id'], keys);
+  if (keys) await session.copy('import_keys', ['kind', 'key', 'id'], keys);
   if (links) await session.copy('import_links', ['id', 'type', 'path', 'key'], links);
 }
 
 /**
- * Stages the extra keys (client summaries) of the records staged from known lines and, with `links`, their links,
- * read from the store: such a record is stored as the line gives it, so its stored links are the line's. Run once
- * the reading is done, before {@link settleDuplicates}.
+ * Stages the keys of the records staged from known lines, their extra keys (client summaries) and, with `links`,
+ * their links, read from the store: such a record is stored as the line gives it, so its stored links are the
+ * line's. Run once the reading is done, before {@link settleDuplicates}.
  *
  * A known record's links all name stored records (every link column is a foreign key, and a write that changes
  * the record forgets its digest), so they can fail to resolve only when the import deletes their target or, for
@@ -180,6 +183,9 @@ export async function stageRecords(session: BulkSession, records: readonly Stage
  * and parsed organisations in the import, `links` is false and they are not staged: the usual re-import.
  */
 export async function stageStoredLinks(session: BulkSession, options: { links: boolean }): Promise<void> {
+  await session.query(
+    'insert into import_keys (kind, key, id) select type, reference::text, id from import_staged where known_line',
+  );
   for (const [type, links] of Object.entries(options.links ? storedLinks : {})) {
     for (const link of links) {
       await session.query(`
@@ -202,7 +208,9 @@ export async function stageStoredLinks(session: BulkSession, options: { links: b
 
 /** Indexes the staging tables once they are full, and marks repeated references. */
 export async function settleDuplicates(session: BulkSession): Promise<void> {
+  // The key is built once the table is full rather than kept up at each COPY.
   await session.query(`
+    alter table import_staged add primary key (id);
     create index on import_staged (type, reference);
     create index on import_staged (type, batch);
     create index on import_keys (kind, key);
