@@ -325,8 +325,20 @@ export async function classifyBatch(
   session: BulkSession,
   type: StoredRecordType,
   batch: number | readonly number[] | null,
+  options: { knownLinesOnly?: boolean } = {},
 ): Promise<void> {
   const table = recordTables[type];
+  // Batches of known lines only need not read the stored table: a kept digest vouches for the record's rows,
+  // its main row included (deleting that row forgets the digest), and they have no document to compare.
+  const outcome = options.knownLinesOnly
+    ? `case when d.digest = s.digest then 'unchanged' else 'stale' end`
+    : `case when s.deleted then case when r.${table.key} is null then 'absent' else 'deleted' end
+                   when d.digest = s.digest and r.${table.key} is not null then 'unchanged'
+                   when s.doc is null then 'stale'
+                   when r.${table.key} is null then 'inserted'
+                   when ${table.document} = s.doc then 'unchanged'
+                   else 'updated' end`;
+  const stored = options.knownLinesOnly ? '' : `left join ${table.table} r on r.${table.key} = s.reference`;
   const inBatch =
     batch === null ? 'true' : typeof batch === 'number' ? 's.batch = $1' : 's.batch = any($1::integer[])';
   const parameters = batch === null ? [] : [batch];
@@ -335,16 +347,10 @@ export async function classifyBatch(
     // A record staged without its document had the stored digest when read; should another writer have changed
     // the record since (its digest forgotten), it is \`stale\`, rejected below, and a rerun stores it.
     `insert into import_outcomes (id, type, batch, outcome, digest, known)
-       select s.id, s.type, s.batch,
-              case when s.deleted then case when r.${table.key} is null then 'absent' else 'deleted' end
-                   when d.digest = s.digest and r.${table.key} is not null then 'unchanged'
-                   when s.doc is null then 'stale'
-                   when r.${table.key} is null then 'inserted'
-                   when ${table.document} = s.doc then 'unchanged'
-                   else 'updated' end as outcome,
+       select s.id, s.type, s.batch, ${outcome} as outcome,
               s.digest, coalesce(d.digest = s.digest and d.line_digest = s.line_digest, false)
          from import_staged s
-         left join ${table.table} r on r.${table.key} = s.reference
+         ${stored}
          left join record_digests d on d.type = '${type}' and d.reference = s.reference
         where s.type = '${type}' and s.state = 'valid' and ${inBatch}
      on conflict (id) do update set outcome = excluded.outcome, digest = excluded.digest, known = excluded.known`,

@@ -309,7 +309,7 @@ export async function importRecords(
           const knownOnly = Array.from({ length: count }, (_, batch) => batch).filter(
             (batch) => !parsedHere?.has(batch),
           );
-          if (knownOnly.length > 0) await classifyBatch(writer, type, knownOnly);
+          if (knownOnly.length > 0) await classifyBatch(writer, type, knownOnly, { knownLinesOnly: true });
           for (let batch = 0; batch < count; batch += 1) {
             if (!parsedHere?.has(batch)) continue;
             const write = async (tx: BulkSession) => {
