@@ -40,7 +40,9 @@ async function admin(statement: string): Promise<void> {
 
 export async function openImportStore(label: string): Promise<ImportStore> {
   if (process.env.DATABASE_URL) {
-    const name = `orgraph_imp_${label}_${randomBytes(4).toString('hex')}`;
+    // Named after DATABASE_URL's database, so that tests on a shared server stay among names of their own.
+    const base = serverUrl().pathname.replace(/^\//, '') || 'orgraph_imp';
+    const name = `${base}_${label}_${randomBytes(4).toString('hex')}`;
     await admin(`create database ${name}`);
     const env = { DATABASE_URL: urlOf(name) };
     const open = () => openDatabase(loadConfig({ ...process.env, ...env }));

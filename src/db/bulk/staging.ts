@@ -1,5 +1,6 @@
 import { recordTables, type StoredRecordType } from './documents.ts';
 import { type BulkSession, copyField } from './session.ts';
+import { storedExtraKeys, storedLinks } from './stored-links.ts';
 import { writeStatements } from './write-records.ts';
 
 /**
@@ -26,6 +27,13 @@ export interface StagedRecord {
   document: string | null;
   /** md5 of the canonical document's JSON text, as a UUID. */
   digest: string;
+  /** md5 of the line the record was read from (see record_digests.line_digest), as a UUID. */
+  lineDigest: string;
+  /**
+   * True when the store knows the line (it stored or confirmed this record from the same line, unchanged since):
+   * the line was not parsed, and the record's links and extra keys are read from the store when resolving.
+   */
+  knownLine: boolean;
   /** Keys other records may link to, beside the record's own reference: its client summaries. */
   extraKeys: ReadonlyArray<readonly [kind: string, key: string]>;
   /** The record's links: the path they sit at and the key they name. */
@@ -42,9 +50,9 @@ export async function createStaging(session: BulkSession): Promise<void> {
     drop table if exists import_staged, import_keys, import_links, import_outcomes, import_sources;
     create temporary table import_sources (id integer primary key, name text not null);
     create temporary table import_staged (
-      id bigint primary key, type text not null, reference uuid not null, source integer not null,
+      id bigint not null, type text not null, reference uuid not null, source integer not null,
       line bigint not null, deleted boolean not null, doc jsonb, digest uuid not null,
-      state text not null default 'valid', reasons text[] not null default '{}', batch integer
+      line_digest uuid not null, known_line boolean not null default false, state text not null default 'valid', reasons text[] not null default '{}', batch integer
     );
     create temporary table import_keys (kind text not null, key text not null, id bigint not null);
     create temporary table import_outcomes (
@@ -73,8 +81,8 @@ export async function addSource(session: BulkSession, id: number, name: string):
 export async function dropKnownDocuments(session: BulkSession, records: StagedRecord[]): Promise<void> {
   const candidates = records.filter((record) => !record.deleted && record.document !== null);
   if (candidates.length === 0) return;
-  const known = await session.query<{ reference: string; type: string }>(
-    `select d.type, d.reference::text as reference
+  const known = await session.query<{ reference: string; type: string; digest: string }>(
+    `select d.type, d.reference::text as reference, d.digest::text as digest
        from unnest($1::text[], $2::uuid[], $3::uuid[]) as c(type, reference, digest)
        join record_digests d on d.type = c.type and d.reference = c.reference and d.digest = c.digest`,
     [
@@ -84,10 +92,41 @@ export async function dropKnownDocuments(session: BulkSession, records: StagedRe
     ],
   );
   if (known.length === 0) return;
-  const keys = new Set(known.map((row) => `${row.type} ${row.reference}`));
+  // By digest too: another line of the same reference with other content keeps its document (for the rejects file).
+  const keys = new Set(known.map((row) => `${row.type} ${row.reference} ${row.digest}`));
   for (const record of candidates) {
-    if (keys.has(`${record.type} ${record.reference}`)) record.document = null;
+    if (keys.has(`${record.type} ${record.reference} ${record.digest}`)) record.document = null;
   }
+}
+
+export interface KnownLine {
+  type: StoredRecordType;
+  reference: string;
+  digest: string;
+}
+
+/**
+ * The records the store keeps as imported from lines of these digests and unchanged since (record_digests), by
+ * line digest: one indexed lookup for a chunk of lines, before any of them is parsed.
+ */
+export async function findKnownLines(
+  session: BulkSession,
+  lineDigests: readonly string[],
+): Promise<Map<string, KnownLine>> {
+  const known = new Map<string, KnownLine>();
+  if (lineDigests.length === 0) return known;
+  const rows = await session.query<{
+    line_digest: string;
+    type: StoredRecordType;
+    reference: string;
+    digest: string;
+  }>(
+    `select line_digest::text as line_digest, type, reference::text as reference, digest::text as digest
+       from record_digests where line_digest = any($1::uuid[])`,
+    [lineDigests],
+  );
+  for (const row of rows) known.set(row.line_digest, row);
+  return known;
 }
 
 /** Adds records to the staging tables with one COPY per table. */
@@ -99,11 +138,14 @@ export async function stageRecords(session: BulkSession, records: readonly Stage
   for (const record of records) {
     staged += `${record.id}\t${record.type}\t${record.reference}\t${record.source}\t${record.line}\t${
       record.batch
-    }\t${record.deleted ? 't' : 'f'}\t${record.digest}\t${
+    }\t${record.deleted ? 't' : 'f'}\t${record.digest}\t${record.lineDigest}\t${record.knownLine ? 't' : 'f'}\t${
       record.document === null ? '\\N' : copyField(record.document)
     }\n`;
-    // The keys of valid records only, kept so while resolving: a deletion is a key of its own kind.
-    keys += `${record.deleted ? `deleted:${record.type}` : record.type}\t${record.reference}\t${record.id}\n`;
+    // The keys of valid records only, kept so while resolving: a deletion is a key of its own kind. Those of
+    // known lines are added in one statement by stageStoredLinks.
+    if (!record.knownLine) {
+      keys += `${record.deleted ? `deleted:${record.type}` : record.type}\t${record.reference}\t${record.id}\n`;
+    }
     for (const [kind, key] of record.extraKeys) keys += `${kind}\t${copyField(key)}\t${record.id}\n`;
     for (const [path, key] of record.links) {
       links += `${record.id}\t${record.type}\t${path}\t${copyField(key)}\n`;
@@ -111,16 +153,64 @@ export async function stageRecords(session: BulkSession, records: readonly Stage
   }
   await session.copy(
     'import_staged',
-    ['id', 'type', 'reference', 'source', 'line', 'batch', 'deleted', 'digest', 'doc'],
+    [
+      'id',
+      'type',
+      'reference',
+      'source',
+      'line',
+      'batch',
+      'deleted',
+      'digest',
+      'line_digest',
+      'known_line',
+      'doc',
+    ],
     staged,
   );
-  await session.copy('import_keys', ['kind', 'key', 'id'], keys);
+  if (keys) await session.copy('import_keys', ['kind', 'key', 'id'], keys);
   if (links) await session.copy('import_links', ['id', 'type', 'path', 'key'], links);
+}
+
+/**
+ * Stages the keys of the records staged from known lines, their extra keys (client summaries) and, with `links`,
+ * their links, read from the store: such a record is stored as the line gives it, so its stored links are the
+ * line's. Run once the reading is done, before {@link settleDuplicates}.
+ *
+ * A known record's links all name stored records (every link column is a foreign key, and a write that changes
+ * the record forgets its digest), so they can fail to resolve only when the import deletes their target or, for
+ * a client summary, when the import's own version of its organisation no longer lists it. Without deletions
+ * and parsed organisations in the import, `links` is false and they are not staged: the usual re-import.
+ */
+export async function stageStoredLinks(session: BulkSession, options: { links: boolean }): Promise<void> {
+  await session.query(
+    'insert into import_keys (kind, key, id) select type, reference::text, id from import_staged where known_line',
+  );
+  for (const [type, links] of Object.entries(options.links ? storedLinks : {})) {
+    for (const link of links) {
+      await session.query(`
+        insert into import_links (id, type, path, key)
+          select s.id, s.type, '${link.path}', x.${link.column}::text
+            from import_staged s join ${link.table} x on x.${link.owner} = s.reference
+           where s.type = '${type}' and s.known_line and x.${link.column} is not null`);
+    }
+  }
+  for (const [type, keys] of Object.entries(storedExtraKeys)) {
+    for (const key of keys ?? []) {
+      await session.query(`
+        insert into import_keys (kind, key, id)
+          select '${key.kind}', x.${key.column}::text, s.id
+            from import_staged s join ${key.table} x on x.${key.owner} = s.reference
+           where s.type = '${type}' and s.known_line`);
+    }
+  }
 }
 
 /** Indexes the staging tables once they are full, and marks repeated references. */
 export async function settleDuplicates(session: BulkSession): Promise<void> {
+  // The key is built once the table is full rather than kept up at each COPY.
   await session.query(`
+    alter table import_staged add primary key (id);
     create index on import_staged (type, reference);
     create index on import_staged (type, batch);
     create index on import_keys (kind, key);
@@ -228,31 +318,39 @@ export async function resolveLinks(
 /**
  * Compares the batch's records with the stored ones and sets each one's outcome. A record whose digest is kept
  * (record_digests) and equals its document's is unchanged without building the stored document, the cost of a
- * re-import; the stored document is built only where no digest is kept, or where it differs.
+ * re-import; the stored document is built only where no digest is kept, or where it differs. `batch` is one
+ * batch, several, or null for all of the type's.
  */
 export async function classifyBatch(
   session: BulkSession,
   type: StoredRecordType,
-  batch: number | null,
+  batch: number | readonly number[] | null,
+  options: { knownLinesOnly?: boolean } = {},
 ): Promise<void> {
   const table = recordTables[type];
-  const inBatch = batch === null ? 'true' : 's.batch = $1';
+  // Batches of known lines only need not read the stored table: a kept digest vouches for the record's rows,
+  // its main row included (deleting that row forgets the digest), and they have no document to compare.
+  const outcome = options.knownLinesOnly
+    ? `case when d.digest = s.digest then 'unchanged' else 'stale' end`
+    : `case when s.deleted then case when r.${table.key} is null then 'absent' else 'deleted' end
+                   when d.digest = s.digest and r.${table.key} is not null then 'unchanged'
+                   when s.doc is null then 'stale'
+                   when r.${table.key} is null then 'inserted'
+                   when ${table.document} = s.doc then 'unchanged'
+                   else 'updated' end`;
+  const stored = options.knownLinesOnly ? '' : `left join ${table.table} r on r.${table.key} = s.reference`;
+  const inBatch =
+    batch === null ? 'true' : typeof batch === 'number' ? 's.batch = $1' : 's.batch = any($1::integer[])';
   const parameters = batch === null ? [] : [batch];
   await session.query(
     // Into a narrow table of its own: updating the wide staged rows rewrote every document once more.
     // A record staged without its document had the stored digest when read; should another writer have changed
     // the record since (its digest forgotten), it is \`stale\`, rejected below, and a rerun stores it.
     `insert into import_outcomes (id, type, batch, outcome, digest, known)
-       select s.id, s.type, s.batch,
-              case when s.deleted then case when r.${table.key} is null then 'absent' else 'deleted' end
-                   when d.digest = s.digest and r.${table.key} is not null then 'unchanged'
-                   when s.doc is null then 'stale'
-                   when r.${table.key} is null then 'inserted'
-                   when ${table.document} = s.doc then 'unchanged'
-                   else 'updated' end as outcome,
-              s.digest, coalesce(d.digest = s.digest, false)
+       select s.id, s.type, s.batch, ${outcome} as outcome,
+              s.digest, coalesce(d.digest = s.digest and d.line_digest = s.line_digest, false)
          from import_staged s
-         left join ${table.table} r on r.${table.key} = s.reference
+         ${stored}
          left join record_digests d on d.type = '${type}' and d.reference = s.reference
         where s.type = '${type}' and s.state = 'valid' and ${inBatch}
      on conflict (id) do update set outcome = excluded.outcome, digest = excluded.digest, known = excluded.known`,
@@ -303,10 +401,10 @@ export async function writeBatch(
   await session.query(`select set_config('orgraph.keep_digests', 'on', true)`);
   if (written > 0) for (const statement of writeStatements[type]) await session.query(statement, [batch]);
   await session.query(
-    `insert into record_digests (type, reference, digest)
-       select o.type, s.reference, o.digest from import_outcomes o join import_staged s on s.id = o.id
+    `insert into record_digests (type, reference, digest, line_digest)
+       select o.type, s.reference, o.digest, s.line_digest from import_outcomes o join import_staged s on s.id = o.id
         where o.type = '${type}' and o.batch = $1 and o.outcome in ('inserted', 'updated', 'unchanged') and not o.known
-     on conflict (type, reference) do update set digest = excluded.digest`,
+     on conflict (type, reference) do update set digest = excluded.digest, line_digest = excluded.line_digest`,
     [batch],
   );
   await session.query(`select set_config('orgraph.keep_digests', 'off', true)`);

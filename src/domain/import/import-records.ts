@@ -10,19 +10,21 @@ import {
   createStaging,
   dropKnownDocuments,
   dropStaging,
+  findKnownLines,
   rejectedRecords,
   resolveLinks,
   type StagedRecord,
   settleDuplicates,
   stageRecords,
+  stageStoredLinks,
   writeBatch,
 } from '../../db/bulk/staging.ts';
 import type { DatabaseHandle } from '../../db/database.ts';
 import { linksOf } from './links.ts';
 import { parseLine, typeOfFileName } from './parse-line.ts';
-import { readLines } from './read-lines.ts';
+import { type Line, readLines } from './read-lines.ts';
 import { type RecordType, recordLinks, recordTypes } from './records.ts';
-import { RejectsFile, rejectionBody } from './rejects.ts';
+import { type Rejection, RejectsFile, rejectionBody } from './rejects.ts';
 
 export interface ImportSource {
   /** A path, or `-` for standard input; the file name may give the record type (`organisations.ndjson`). */
@@ -70,15 +72,49 @@ export interface ImportSummary {
 }
 
 /**
- * Records per COPY into the staging tables. Small enough that a chunk's records die young: at 5,000 they
- * outlived the young generation, and the old one grew by about 4 KB per line read until the reading ended.
+ * Parsed records (with their documents) per COPY into the staging tables. Small enough that a chunk's records die
+ * young: at 5,000 they outlived the young generation, and the old one grew by about 4 KB per line read until the
+ * reading ended.
  */
 const stagingChunk = 500;
+/**
+ * Records per COPY when they carry no document (lines the store knows): each holds a few short strings, and each
+ * statement costs a round trip to the database, which on a busy machine is most of an unchanged re-import.
+ */
+const knownStagingChunk = 5_000;
+/**
+ * Lines per lookup of their digests (one statement, an index probe per line): many while the lines are known
+ * (staged without parsing, they cost little memory), few while they are parsed (their records are the memory
+ * the chunk holds: 5,000 took the first import at scale 10 from 245 to 417 MiB of peak RSS).
+ */
+const lookupChunk = { known: 5_000, parsed: stagingChunk };
+/** At most this much line text (UTF-16 code units) per lookup, whatever the number of lines (a line may be 1 MiB). */
+const lookupChunkText = 4 * 1024 * 1024;
+
+const asUuid = (hex: string) =>
+  `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 
 /** md5 of a canonical document's JSON text, as a UUID (the form record_digests keeps). */
 function digestOf(document: string): string {
-  const hex = createHash('md5').update(document).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return asUuid(createHash('md5').update(document).digest('hex'));
+}
+
+/**
+ * What a line's digest covers besides its text: the type its file's name gives (a line without a `type` is read
+ * as that type), and the version of the reading. Raise the version whenever the same line would be read
+ * differently (the schemas, the canonical form, the links): the store's line digests then match no line, and the
+ * next import parses every line again.
+ */
+const lineReading = 'orgraph-import-line-1';
+
+/** md5 of a line's text as the import reads it from a file of `defaultType`, as a UUID (record_digests.line_digest). */
+function lineDigestOf(text: string, defaultType: RecordType | null): string {
+  return asUuid(
+    createHash('md5')
+      .update(`${lineReading}\u0000${defaultType ?? ''}\u0000`)
+      .update(text)
+      .digest('hex'),
+  );
 }
 
 const emptyCounts = (): TypeCounts => ({ inserted: 0, updated: 0, unchanged: 0, deleted: 0, rejected: 0 });
@@ -113,84 +149,145 @@ export async function importRecords(
   try {
     await createStaging(session);
     let id = 0;
+    let knownLines = 0;
+    // What decides whether the links of known lines are needed (see stageStoredLinks).
+    let deletions = 0;
+    let parsedOrganisations = 0;
     // Batches are numbered per type as records are staged: one file per type makes each a run of lines.
     const staged = new Map<string, number>();
+    // The batches of each type that hold a parsed record (the others hold lines the store knows, and only those).
+    const parsedBatches = new Map<string, Set<number>>();
     for (const [index, source] of sources.entries()) {
       await addSource(session, index, source.name);
       const defaultType = typeOfFileName(source.name);
       let pending: StagedRecord[] = [];
+      let pendingDocuments = 0;
       let inflight: Promise<void> = Promise.resolve();
       const flush = async () => {
         await inflight;
         const records = pending;
         pending = [];
-        // One COPY in flight while the next lines are parsed; its failure surfaces at the next flush.
+        pendingDocuments = 0;
+        // One COPY in flight while the next lines are read; its failure surfaces at the next flush.
         inflight = dropKnownDocuments(session, records).then(() => stageRecords(session, records));
         inflight.catch(() => {});
       };
+      const stage = (line: number, record: Omit<StagedRecord, 'id' | 'source' | 'line' | 'batch'>): void => {
+        id += 1;
+        const ordinal = staged.get(record.type) ?? 0;
+        staged.set(record.type, ordinal + 1);
+        const batch = Math.floor(ordinal / batchSize);
+        pending.push({ ...record, id, source: index, line, batch });
+        if (!record.knownLine) {
+          if (!parsedBatches.has(record.type)) parsedBatches.set(record.type, new Set());
+          parsedBatches.get(record.type)?.add(batch);
+        }
+        if (record.document !== null) pendingDocuments += 1;
+        if (record.deleted) deletions += 1;
+        else if (!record.knownLine && record.type === 'organisation') parsedOrganisations += 1;
+      };
+      const reject = async (type: string, rejection: Omit<Rejection, 'source'>) => {
+        countsOf(type).rejected += 1;
+        progress.rejected += 1;
+        await rejects.write({ source: source.name, ...rejection });
+      };
+      // Lines are taken a chunk at a time: one lookup finds the lines the store knows, which are staged as the
+      // records they stand for without being parsed; the others are parsed, validated and staged in full.
+      let chunk: { line: Line; digest: string | null }[] = [];
+      let chunkText = 0;
+      let lastChunkKnown = false;
+      const takeChunk = async () => {
+        const lines = chunk;
+        chunk = [];
+        chunkText = 0;
+        // The session's connection takes no other statement while a COPY streams.
+        await inflight;
+        const known = await findKnownLines(
+          session,
+          lines.flatMap((entry) => (entry.digest === null ? [] : [entry.digest])),
+        );
+        lastChunkKnown = known.size * 2 > lines.length;
+        for (const { line, digest } of lines) {
+          if ('error' in line) {
+            const reason =
+              line.error === 'too-long'
+                ? `the line is longer than 1 MiB (${line.bytes} bytes)`
+                : 'the line is not valid UTF-8';
+            await reject('unknown', { line: line.number, record_head: line.head, reasons: [reason] });
+            continue;
+          }
+          const lineDigest = digest as string;
+          const stored = known.get(lineDigest);
+          if (stored) {
+            knownLines += 1;
+            stage(line.number, {
+              type: stored.type,
+              reference: stored.reference,
+              deleted: false,
+              document: null,
+              digest: stored.digest,
+              lineDigest,
+              knownLine: true,
+              extraKeys: [],
+              links: [],
+            });
+            if (pending.length >= knownStagingChunk) await flush();
+            continue;
+          }
+          const parsed = parseLine(line.text, defaultType);
+          if (!parsed.ok) {
+            const value = parsed.value as { type?: unknown } | undefined;
+            const type =
+              typeof value?.type === 'string' && recordTypes.includes(value.type as RecordType)
+                ? value.type
+                : (defaultType ?? 'unknown');
+            await reject(type, {
+              line: line.number,
+              ...rejectionBody(line.text, parsed.value),
+              reasons: parsed.reasons,
+            });
+            continue;
+          }
+          const clientSummaries = parsed.record?.client_summaries as { reference: string }[] | undefined;
+          const document = JSON.stringify(
+            parsed.record ?? { type: parsed.type, reference: parsed.reference, deleted: true },
+          );
+          stage(line.number, {
+            type: parsed.type,
+            reference: parsed.reference,
+            deleted: parsed.deleted,
+            document,
+            digest: digestOf(document),
+            lineDigest,
+            knownLine: false,
+            extraKeys: (clientSummaries ?? []).map(
+              (summary) => ['client_summary', summary.reference] as const,
+            ),
+            links: parsed.record ? linksOf(parsed.type, parsed.record) : [],
+          });
+          if (pendingDocuments >= stagingChunk || pending.length >= knownStagingChunk) await flush();
+        }
+      };
       for await (const line of readLines(source.open())) {
         progress.read += 1;
-        if ('error' in line) {
-          const reason =
-            line.error === 'too-long'
-              ? `the line is longer than 1 MiB (${line.bytes} bytes)`
-              : 'the line is not valid UTF-8';
-          countsOf('unknown').rejected += 1;
-          progress.rejected += 1;
-          await rejects.write({
-            source: source.name,
-            line: line.number,
-            record_head: line.head,
-            reasons: [reason],
-          });
-          continue;
+        chunk.push({ line, digest: 'error' in line ? null : lineDigestOf(line.text, defaultType) });
+        if ('text' in line) chunkText += line.text.length;
+        if (
+          chunk.length >= (lastChunkKnown ? lookupChunk.known : lookupChunk.parsed) ||
+          chunkText >= lookupChunkText
+        ) {
+          await takeChunk();
         }
-        const parsed = parseLine(line.text, defaultType);
-        if (!parsed.ok) {
-          const value = parsed.value as { type?: unknown } | undefined;
-          const type =
-            typeof value?.type === 'string' && recordTypes.includes(value.type as RecordType)
-              ? value.type
-              : (defaultType ?? 'unknown');
-          countsOf(type).rejected += 1;
-          progress.rejected += 1;
-          await rejects.write({
-            source: source.name,
-            line: line.number,
-            ...rejectionBody(line.text, parsed.value),
-            reasons: parsed.reasons,
-          });
-          continue;
-        }
-        id += 1;
-        const ordinal = staged.get(parsed.type) ?? 0;
-        staged.set(parsed.type, ordinal + 1);
-        const clientSummaries = parsed.record?.client_summaries as { reference: string }[] | undefined;
-        const document = JSON.stringify(
-          parsed.record ?? { type: parsed.type, reference: parsed.reference, deleted: true },
-        );
-        pending.push({
-          id,
-          type: parsed.type,
-          reference: parsed.reference,
-          source: index,
-          line: line.number,
-          batch: Math.floor(ordinal / batchSize),
-          deleted: parsed.deleted,
-          document,
-          digest: digestOf(document),
-          extraKeys: (clientSummaries ?? []).map((summary) => ['client_summary', summary.reference] as const),
-          links: parsed.record ? linksOf(parsed.type, parsed.record) : [],
-        });
-        if (pending.length >= stagingChunk) await flush();
         if ((progress.read & 1023) === 0) report();
       }
+      await takeChunk();
       await flush();
       await inflight;
     }
 
     progress.phase = 'resolving';
     report();
+    if (knownLines > 0) await stageStoredLinks(session, { links: deletions > 0 || parsedOrganisations > 0 });
     await settleDuplicates(session);
     for (const type of recordTypes) await resolveLinks(session, type, recordLinks[type]);
     const stagedRejections = await countStagedRejections(session);
@@ -205,7 +302,16 @@ export async function importRecords(
       const batches = new Map([...staged].map(([type, count]) => [type, Math.ceil(count / batchSize)]));
       const writeAll = async (writer: BulkSession) => {
         for (const type of recordTypes) {
-          for (let batch = 0; batch < (batches.get(type) ?? 0); batch += 1) {
+          const count = batches.get(type) ?? 0;
+          // A batch of known lines only has nothing to write: one statement classifies all such batches of the
+          // type (finding any record another writer changed since its line was looked up), outside any transaction.
+          const parsedHere = parsedBatches.get(type);
+          const knownOnly = Array.from({ length: count }, (_, batch) => batch).filter(
+            (batch) => !parsedHere?.has(batch),
+          );
+          if (knownOnly.length > 0) await classifyBatch(writer, type, knownOnly, { knownLinesOnly: true });
+          for (let batch = 0; batch < count; batch += 1) {
+            if (!parsedHere?.has(batch)) continue;
             const write = async (tx: BulkSession) => {
               await classifyBatch(tx, type, batch);
               return writeBatch(tx, type, batch);
