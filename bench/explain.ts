@@ -9,7 +9,7 @@ import { openInProcessApp, saveEventSearch } from './statements.ts';
 /**
  * Where a scenario's database time goes at one scale: `npx tsx bench/explain.ts <scale> <scenario,...> [samples]`
  * sends the scenario's first requests (default 3) through the in-process app, as the bench's instrumented pass does,
- * and runs each SQL statement they sent through Drizzle again under `EXPLAIN (ANALYZE, BUFFERS)`: its time, the
+ * timing each (the first run after a restart shows a cold cache), and runs each SQL statement they sent through Drizzle again under `EXPLAIN (ANALYZE, BUFFERS)`: its time, the
  * pages it found in shared buffers and read from outside them, its rows and its plan's top nodes. Run it on two
  * scales to see which statements grow. Statements sent straight through the driver (the prepared single-record
  * reads, the token lookup) are not shown. `--plans` prints each whole plan.
@@ -64,8 +64,10 @@ try {
   for (const scenario of scenarios) {
     for (let index = 0; index < sampleCount; index += 1) {
       const request = scenario.request(index);
+      const started = performance.now();
       const { sent } = await captureStatements(async () => (await app.fetch(request)).text());
-      console.log(`\n${scenario.name} #${index}: ${request.method} ${request.path}`);
+      const took = (performance.now() - started).toFixed(1);
+      console.log(`\n${scenario.name} #${index}: ${request.method} ${request.path} (answered in ${took} ms)`);
       for (const statement of sent.filter(explainable)) await explain(statement);
     }
   }
