@@ -74,7 +74,8 @@ async function runUntilStreaming(execute: Locator, streamed: Promise<Response>):
     },
     () => {},
   );
-  const offersToExecute = async () => (await execute.getAttribute('aria-label'))?.startsWith('Execute') ?? false;
+  const offersToExecute = async () =>
+    (await execute.getAttribute('aria-label'))?.startsWith('Execute') ?? false;
   for (let press = 1; press <= 3 && !answered; press += 1) {
     await execute.click();
     for (let waited = 0; waited < 15_000 && !answered; waited += 250) {
