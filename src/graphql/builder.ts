@@ -8,13 +8,13 @@ import {
   DateTimeResolver,
   JSONResolver,
   URLResolver,
-  UUIDResolver,
 } from 'graphql-scalars';
 import type { DataArea } from '../auth/plans.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { Total } from '../domain/paging.ts';
 import { isReference } from '../domain/reference.ts';
 import type { RequestContext } from '../http/context.ts';
+import { UUIDScalar } from './uuid-scalar.ts';
 
 /** Names of the object types that implement `Node`; filled once the schema is built (see schema.ts). */
 export const nodeTypeNames = new Set<string>();
@@ -169,7 +169,7 @@ function nodeBuilder(): PothosSchemaTypes.SchemaBuilder<never> {
   return builder as unknown as PothosSchemaTypes.SchemaBuilder<never>;
 }
 
-builder.addScalarType('UUID', UUIDResolver);
+builder.addScalarType('UUID', UUIDScalar);
 builder.addScalarType('DateTime', DateTimeResolver);
 builder.addScalarType('Date', DateResolver);
 builder.addScalarType('URL', URLResolver);

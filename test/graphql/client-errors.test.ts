@@ -69,6 +69,24 @@ const cases: Case[] = [
     status: [400, 200],
     data: false,
   },
+  // graphql-scalars' UUID lets one brace through; PostgreSQL refuses it, which was an internal error.
+  {
+    name: 'a UUID with a lone closing brace, written in the document',
+    body: { query: '{ article(reference: "00000000-0000-0000-0000-000000000000}") { title } }' },
+    code: 'GRAPHQL_VALIDATION_FAILED',
+    status: [400, 200],
+    data: false,
+  },
+  {
+    name: 'a UUID with a lone closing brace, in a variable',
+    body: {
+      query: 'query ($ref: UUID!) { article(reference: $ref) { title } }',
+      variables: { ref: '00000000-0000-0000-0000-000000000000}' },
+    },
+    code: 'BAD_USER_INPUT',
+    status: [400, 200],
+    data: false,
+  },
   {
     name: 'a subscription operation',
     body: { query: 'subscription { organisations { edges { cursor } } }' },
@@ -222,6 +240,21 @@ describe('every error a client can cause', () => {
     expect((await response.json()).errors[0].message).toBe(
       'Variable "$ref" got invalid value "not-a-uuid"; Value is not a valid UUID: not-a-uuid',
     );
+  });
+
+  it('takes a UUID in braces, as PostgreSQL does, and answers it', async () => {
+    const response = await send(
+      app,
+      {
+        ...cases[0]!,
+        body: { query: '{ article(reference: "{00000000-0000-0000-0000-000000000000}") { title } }' },
+      },
+      graphqlResponse,
+    );
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body.data).toEqual({ article: null });
+    expect(body.errors).toBeUndefined();
   });
 
   it('tells a persisted-query miss in the words Apollo’s link tests for', async () => {
