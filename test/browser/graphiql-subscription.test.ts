@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Browser, Locator, Response } from 'playwright-core';
+import type { Browser, Locator, Request, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPlans } from '../../src/auth/plans.ts';
 import { createToken } from '../../src/auth/tokens.ts';
@@ -59,33 +59,51 @@ const commitDeal = (reference: string, dealType: string) =>
     order by reference limit 1`),
   );
 
-/** Replaces an editor's text as a person would: select everything, delete, type. */
 /**
- * Presses GraphiQL's execute button until the subscription's stream answers, at most three times. A press can land
- * before GraphiQL has taken the edited operation: it runs what it had instead, ends, and the button offers to execute
- * again (seen on a quiet machine too), so after 2 s without the stream a button that offers to execute is pressed
- * again; while it offers to stop, the subscription is running and is waited for, up to 15 s a press.
+ * Presses GraphiQL's execute button until it sends the subscription, at most five times, and waits for the stream's
+ * answer. An early press is lost: GraphiQL sends nothing, or runs the operation it had before the edit (seen on a
+ * quiet machine, where the first press came before GraphiQL was ready and the test waited out its 30 s). So a press
+ * is repeated when, 2 s or more after it, GraphiQL has sent no subscription, has no other request in flight and offers
+ * to execute again; once the subscription is sent the button is left alone, since a press then would stop it.
  */
 async function runUntilStreaming(execute: Locator, streamed: Promise<Response>): Promise<Response> {
-  let answered: Response | undefined;
-  streamed.then(
-    (response) => {
-      answered = response;
-    },
-    () => {},
-  );
-  const offersToExecute = async () =>
-    (await execute.getAttribute('aria-label'))?.startsWith('Execute') ?? false;
-  for (let press = 1; press <= 3 && !answered; press += 1) {
-    await execute.click();
-    for (let waited = 0; waited < 15_000 && !answered; waited += 250) {
-      await execute.page().waitForTimeout(250);
-      if (waited >= 2_000 && !answered && (await offersToExecute())) break;
+  const page = execute.page();
+  let subscriptionSent = false;
+  let othersInFlight = 0;
+  const isGraphql = (request: Request) => new URL(request.url()).pathname === '/graphql';
+  const isSubscription = (request: Request) =>
+    `${new URL(request.url()).searchParams.get('query') ?? ''}${request.postData() ?? ''}`.includes(
+      'savedSearchEvents',
+    );
+  const onRequest = (request: Request) => {
+    if (!isGraphql(request)) return;
+    if (isSubscription(request)) subscriptionSent = true;
+    else othersInFlight += 1;
+  };
+  const onDone = (request: Request) => {
+    if (isGraphql(request) && !isSubscription(request)) othersInFlight -= 1;
+  };
+  page.on('request', onRequest);
+  page.on('requestfinished', onDone);
+  page.on('requestfailed', onDone);
+  try {
+    for (let press = 1; press <= 5 && !subscriptionSent; press += 1) {
+      await execute.click();
+      for (let waited = 0; waited < 10_000 && !subscriptionSent; waited += 250) {
+        await page.waitForTimeout(250);
+        if (waited < 2_000 || subscriptionSent || othersInFlight > 0) continue;
+        if ((await execute.getAttribute('aria-label'))?.startsWith('Execute')) break;
+      }
     }
+    return await streamed;
+  } finally {
+    page.off('request', onRequest);
+    page.off('requestfinished', onDone);
+    page.off('requestfailed', onDone);
   }
-  return streamed;
 }
 
+/** Replaces an editor's text as a person would: select everything, delete, type. */
 async function replaceText(editor: Locator, text: string): Promise<void> {
   await editor.click();
   await editor.page().keyboard.press('Control+A');
@@ -147,5 +165,5 @@ describe('the savedSearchEvents subscription in GraphiQL', () => {
     } finally {
       await page.close();
     }
-  }, 90_000);
+  }, 120_000);
 });
