@@ -55,7 +55,7 @@ async function prepare(db: Database, delivery: ClaimedDelivery): Promise<string 
   if (feed.entries.length === 0) return null;
   const entries = await describeFeed(
     db,
-    { entries: feed.entries, cursor: feed.cursor, hasMore: false },
+    { entries: feed.entries, cursor: feed.cursor, hasMore: false, held: false },
     { includeArticles: false },
   );
   const body = webhookBody(search.queryId, entries.map(serializeFeedRow), feed.cursor);

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/database.ts';
 import { loadCursorKey, signCursor } from '../../src/domain/feed/feed-cursor.ts';
 import { pruneChangeLog } from '../../src/domain/feed/prune.ts';
+import { readFeed } from '../../src/domain/feed/read-feed.ts';
 import { runCli } from '../support/cli.ts';
 import { type Envelope, openTestApp, type TestApp } from '../support/test-app.ts';
 import { feedDatabase } from './support.ts';
@@ -286,6 +287,40 @@ describe('savedSearch { feed }', () => {
 });
 
 describe.runIf(onPostgres)('the feed under concurrent writers (PostgreSQL)', () => {
+  it('says when a committed change waits behind an older open transaction, so a stream looks again', async () => {
+    const dealType = `feed-${randomUUID()}`;
+    const queryId = await saveSearch(app, dealType);
+    const start = (await feed(app, queryId)).body.meta!.cursor;
+    const older = postgres(database.url!, { max: 1, onnotice: () => {} });
+    try {
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let opened!: () => void;
+      const isOpen = new Promise<void>((resolve) => {
+        opened = resolve;
+      });
+      const transaction = older.begin(async (tx) => {
+        await tx`select pg_current_xact_id()`;
+        opened();
+        await held;
+      });
+      await isOpen;
+      const reference = randomUUID();
+      await app.services.db.execute(insertDeal(reference, dealType));
+      const during = await readFeed(app.services.db, queryId, { after: start, limit: 10 });
+      expect({ entries: during.entries.length, held: during.held }).toEqual({ entries: 0, held: true });
+      release();
+      await transaction;
+      const after = await readFeed(app.services.db, queryId, { after: start, limit: 10 });
+      expect(after.entries.map((entry) => entry.event.reference)).toEqual([reference]);
+      expect(after.held).toBe(false);
+    } finally {
+      await older.end();
+    }
+  });
+
   it('orders by the log, never shows an open transaction, and misses or repeats nothing', async () => {
     const dealType = `feed-${randomUUID()}`;
     const queryId = await saveSearch(app, dealType);

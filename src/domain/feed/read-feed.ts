@@ -27,6 +27,11 @@ export interface FeedPage {
   cursor: string;
   /** True when more changes may already be readable (the page is full, or the scan stopped at its bound). */
   hasMore: boolean;
+  /**
+   * True when changes after the cursor have committed but wait behind an older transaction the horizon counts (one
+   * still open, or one that ended while the read ran): they become readable without a new commit to announce them.
+   */
+  held: boolean;
 }
 
 /** The most changes one read looks at, matching or not, so a selective search cannot make a read unbounded. */
@@ -59,6 +64,7 @@ function cursorKey(db: Database): Promise<Buffer> {
 
 interface ScannedRow {
   horizon: string;
+  held: boolean;
   xid: string | null;
   seq: string | null;
   at: string | null;
@@ -83,7 +89,9 @@ function scanChanges(db: Database, chips: SavedSearch['query'], where: SQL, limi
       matched as (
         select s.*, ${matches('old_image')} as was_match, ${matches('new_image')} as is_match from scanned s
       )
-      select h.xmin::text as horizon, m.xid::text as xid, m.seq::text as seq,
+      select h.xmin::text as horizon,
+        exists (select 1 from event_changes c where ${where} and c.xid >= h.xmin) as held,
+        m.xid::text as xid, m.seq::text as seq,
         (extract(epoch from m.changed_at) * 1000)::bigint::text as at,
         case when m.was_match and m.is_match then 'updated' when m.is_match then 'added' when m.was_match then 'removed' end as change,
         case when m.is_match then m.new_image when m.was_match then m.old_image end as image
@@ -173,6 +181,7 @@ export async function readFeed(
     })),
     cursor: signCursor(key, search.queryId, resume),
     hasMore,
+    held: rows[0]?.held ?? false,
   };
 }
 

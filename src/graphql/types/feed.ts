@@ -8,6 +8,9 @@ import { builder } from '../builder.ts';
 import { maxConnectionPage } from '../keyset.ts';
 import { EventRef, SavedSearchRef } from '../refs.ts';
 
+/** How soon a stream reads again while committed changes wait behind an older transaction. */
+const heldRetryMs = 250;
+
 const changeDescriptions: Record<FeedChange, string> = {
   added: 'The event was inserted, or changed so that it now matches.',
   updated: 'The event matched before and after a change.',
@@ -156,7 +159,9 @@ builder.subscriptionField('savedSearchEvents', (t) =>
         for (const entry of page.entries)
           yield { change: entry.change, cursor: entry.cursor, event: entry.event };
         cursor = page.cursor;
-        if (!page.hasMore) await nextChange(seen, 30_000, closed);
+        // Changes held behind an older transaction are announced already: look again shortly rather than at the
+        // next commit, which on a quiet store may not come.
+        if (!page.hasMore) await nextChange(seen, page.held ? heldRetryMs : 30_000, closed);
         // A client gone ends the stream here rather than after one more read.
         if (closed?.aborted) return;
         seen = changesAnnounced();
