@@ -286,6 +286,15 @@ describe('savedSearch { feed }', () => {
   });
 });
 
+/** A promise and the function that resolves it: one side of a test waits for the other to reach a point. */
+function signal(): [Promise<void>, () => void] {
+  let resolve!: () => void;
+  const reached = new Promise<void>((done) => {
+    resolve = done;
+  });
+  return [reached, resolve];
+}
+
 describe.runIf(onPostgres)('the feed under concurrent writers (PostgreSQL)', () => {
   it('says when a committed change waits behind an older open transaction, so a stream looks again', async () => {
     const dealType = `feed-${randomUUID()}`;
@@ -293,14 +302,8 @@ describe.runIf(onPostgres)('the feed under concurrent writers (PostgreSQL)', () 
     const start = (await feed(app, queryId)).body.meta!.cursor;
     const older = postgres(database.url!, { max: 1, onnotice: () => {} });
     try {
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      let opened!: () => void;
-      const isOpen = new Promise<void>((resolve) => {
-        opened = resolve;
-      });
+      const [held, release] = signal();
+      const [isOpen, opened] = signal();
       const transaction = older.begin(async (tx) => {
         await tx`select pg_current_xact_id()`;
         opened();
@@ -330,14 +333,8 @@ describe.runIf(onPostgres)('the feed under concurrent writers (PostgreSQL)', () 
     try {
       // Interleaved: A writes first but commits last; B commits in between.
       const [a1, b1, a2] = [randomUUID(), randomUUID(), randomUUID()];
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      let wrote!: () => void;
-      const aWrote = new Promise<void>((resolve) => {
-        wrote = resolve;
-      });
+      const [held, release] = signal();
+      const [aWrote, wrote] = signal();
       const transactionA = first.begin(async (tx) => {
         await tx.unsafe(copyDealText, [a1, dealType, 'a deal']);
         wrote();
