@@ -72,8 +72,11 @@ interface ScannedRow {
   image: Record<string, unknown> | string | null;
 }
 
-/** The changes `where` selects below the horizon, in position order, each classified against the chips. */
-function scanChanges(db: Database, chips: SavedSearch['query'], where: SQL, limit: number) {
+/**
+ * The changes `where` selects below the horizon, in position order, each classified against the chips; with
+ * `withHeld`, also whether any it selects are committed at or past the horizon (a page's `held`).
+ */
+function scanChanges(db: Database, chips: SavedSearch['query'], where: SQL, limit: number, withHeld = false) {
   const condition = chipCondition(chips);
   const matches = (image: 'old_image' | 'new_image') =>
     sql`coalesce((select ${condition} from jsonb_populate_record(null::events, s.${sql.raw(image)}) as events where s.${sql.raw(image)} is not null), false)`;
@@ -90,7 +93,7 @@ function scanChanges(db: Database, chips: SavedSearch['query'], where: SQL, limi
         select s.*, ${matches('old_image')} as was_match, ${matches('new_image')} as is_match from scanned s
       )
       select h.xmin::text as horizon,
-        exists (select 1 from event_changes c where ${where} and c.xid >= h.xmin) as held,
+        ${withHeld ? sql`exists (select 1 from event_changes c where ${where} and c.xid >= h.xmin)` : sql`false`} as held,
         m.xid::text as xid, m.seq::text as seq,
         (extract(epoch from m.changed_at) * 1000)::bigint::text as at,
         case when m.was_match and m.is_match then 'updated' when m.is_match then 'added' when m.was_match then 'removed' end as change,
@@ -147,7 +150,7 @@ export async function readFeed(
   // Signed for the stored queryId, so a cursor does not depend on how the caller spelt it.
   const after = input.after ? verifyCursor(key, search.queryId, input.after) : null;
   const from = after ? sql`(c.xid, c.seq) > (${after.xid}::xid8, ${after.seq}::bigint)` : sql`false`;
-  const rows = await scanChanges(db, search.query, from, feedScanLimit);
+  const rows = await scanChanges(db, search.query, from, feedScanLimit, true);
   const horizon = rows[0]?.horizon ?? '0';
   const scanned = rows.filter((row) => row.xid !== null);
   const picked: { position: FeedPosition; change: FeedChange; event: Event }[] = [];
