@@ -154,8 +154,8 @@ describe('the savedSearchEvents subscription in GraphiQL', () => {
       const result = page.locator('.graphiql-response');
       for (const reference of [randomUUID(), randomUUID()]) {
         await commitDeal(reference, dealType);
-        // On PostgreSQL, beside other test files, an event has arrived only after the stream's 30 s safety net
-        // (3 CI runs of 8); the wait covers it until that delay is found.
+        // On PostgreSQL, beside other test files, an event missed a 20 s wait in 3 CI runs of 8; why is not found
+        // yet (the stream's 30 s safety net is the suspect), so the wait is past that net.
         await result.getByText(reference, { exact: false }).first().waitFor({ timeout: 45_000 });
         const shown = (await result.innerText()).replaceAll('\u00a0', ' ');
         expect(shown).toContain('"change": "ADDED"');
