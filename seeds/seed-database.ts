@@ -1,6 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { getTableName, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
+import { suspendConstraintsAndIndexes } from '../src/db/bulk/suspend.ts';
 import { type DatabaseHandle, queryRows } from '../src/db/database.ts';
 import { organisationActivityTable } from '../src/db/schema/activity.ts';
 import { annotationsTable, articleOrganisationsTable, articlesTable } from '../src/db/schema/articles.ts';
@@ -22,13 +23,7 @@ import { organisationOwnershipsTable, profileStakesTable } from '../src/db/schem
 import { experiencesTable, profileEmailsTable, profilesTable } from '../src/db/schema/profiles.ts';
 import { occupationsTable } from '../src/db/schema/reference.ts';
 import { addStoryArticles } from './articles.ts';
-import {
-  type BulkLoader,
-  RowBatch,
-  runMaintenance,
-  suspendConstraintsAndIndexes,
-  withBulkLoader,
-} from './bulk-load.ts';
+import { type BulkLoader, RowBatch, runMaintenance, withBulkLoader } from './bulk-load.ts';
 import { addClientSummaryEvents, addDeal, addFunding, addMoves, addPublicOffering } from './events.ts';
 import { occupationReference, occupations } from './occupations.ts';
 import { addOrganisation } from './organisations.ts';
