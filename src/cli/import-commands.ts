@@ -59,12 +59,15 @@ function progressDisplay(): { update(progress: ImportProgress): void; stop(): vo
   };
 }
 
-/** One JSON line on stderr each time the phase changes or a batch is written, for logs and supervisors. */
+/**
+ * One JSON line on stderr each time the phase changes or a batch is written (in an initial load, as each type
+ * begins), for logs and supervisors.
+ */
 function progressLines(): { update(progress: ImportProgress): void; stop(): void } {
   let last = '';
   return {
     update(progress) {
-      const key = `${progress.phase}:${progress.written}`;
+      const key = `${progress.phase}:${progress.type ?? ''}:${progress.written}`;
       if (key === last || (progress.phase === 'reading' && last.startsWith('reading'))) return;
       last = key;
       process.stderr.write(`${JSON.stringify({ progress })}\n`);
@@ -86,7 +89,7 @@ export function registerImportCommands(program: Command, withDatabase: WithDatab
     .option('--batch-size <n>', 'records per transaction', parseBatchSize, 5_000)
     .option(
       '--progress <mode>',
-      'bar (on a terminal), lines (a JSON line on stderr per batch written) or none',
+      'bar (on a terminal), lines (a JSON line on stderr per batch or type written) or none',
       process.stderr.isTTY ? 'bar' : 'none',
     )
     .addHelpText(

@@ -9,14 +9,15 @@ import { runCli } from '../support/cli.ts';
 import { type ImportStore, openImportStore, scratchDirectory } from './support.ts';
 
 /**
- * An import killed (SIGKILL) after some batches were committed leaves every record either whole or absent,
- * whole batches only, and running it again stores the rest.
+ * An import killed (SIGKILL) leaves every record either whole or absent: into a store that holds records, whole
+ * batches only; into an empty store (one transaction, the initial load), nothing. Running it again stores the rest.
  */
 
 const cliPath = fileURLToPath(new URL('../../bin/orgraph.js', import.meta.url));
 const batchSize = 250;
 
 let store: ImportStore;
+let emptyStore: ImportStore;
 let files: Awaited<ReturnType<typeof scratchDirectory>>;
 /** Every exported line of the demo dataset, by type, then by reference. */
 const expected = new Map<string, Map<string, string>>();
@@ -34,15 +35,28 @@ beforeAll(async () => {
   }
   store = await openImportStore('kill');
   await store.handle.close();
+  emptyStore = await openImportStore('kill_empty');
+  await emptyStore.handle.close();
 }, 300_000);
 
 afterAll(async () => {
   await store?.close();
+  await emptyStore?.close();
   await files?.remove();
 });
 
-/** Starts `orgraph import` on the exported files and kills it once `written` records were committed. */
-function importUntilKilled(inputs: string[], written: number): Promise<number> {
+interface Progress {
+  phase: string;
+  type?: string;
+  written: number;
+}
+
+/** Starts `orgraph import` on the exported files into `target` and kills it once `until` holds of its progress. */
+function importUntilKilled(
+  target: ImportStore,
+  inputs: string[],
+  until: (progress: Progress) => boolean,
+): Promise<number> {
   const child = spawn(
     process.execPath,
     [
@@ -56,11 +70,12 @@ function importUntilKilled(inputs: string[], written: number): Promise<number> {
       '--rejects',
       join(files.path, 'rejects'),
     ],
-    { env: { ...process.env, ...store.env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    { env: { ...process.env, ...target.env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   child.stdout.resume();
   return new Promise((resolve, reject) => {
     let seen = 0;
+    let stop = false;
     let buffered = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -71,10 +86,12 @@ function importUntilKilled(inputs: string[], written: number): Promise<number> {
       const lines = buffered.split('\n');
       buffered = lines.pop() ?? '';
       for (const line of lines) {
-        const progress = (JSON.parse(line) as { progress?: { written: number } }).progress;
-        if (progress && progress.written > seen) seen = progress.written;
+        const progress = (JSON.parse(line) as { progress?: Progress }).progress;
+        if (!progress) continue;
+        if (progress.written > seen) seen = progress.written;
+        if (until(progress)) stop = true;
       }
-      if (seen >= written && child.exitCode === null) child.kill('SIGKILL');
+      if (stop && child.exitCode === null) child.kill('SIGKILL');
     });
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
@@ -84,8 +101,8 @@ function importUntilKilled(inputs: string[], written: number): Promise<number> {
   });
 }
 
-async function storedLines(): Promise<Map<string, string[]>> {
-  const handle = await store.reopen();
+async function storedLines(target: ImportStore): Promise<Map<string, string[]>> {
+  const handle = await target.reopen();
   try {
     const lines = new Map<string, string[]>();
     await exportRecords(handle, recordTypes, async (type, page) => {
@@ -97,16 +114,49 @@ async function storedLines(): Promise<Map<string, string[]>> {
   }
 }
 
+async function exportedFiles(): Promise<string[]> {
+  return (await readdir(files.path))
+    .filter((name) => name.endsWith('.ndjson'))
+    .map((name) => join(files.path, name));
+}
+
+interface Summary {
+  written: number;
+  rejected: number;
+  initial_load: boolean;
+  types: Record<string, { inserted: number; unchanged: number }>;
+}
+
 describe('a killed import', () => {
-  it('leaves whole batches, and a rerun finishes the job', async () => {
-    const inputs = (await readdir(files.path))
-      .filter((name) => name.endsWith('.ndjson'))
-      .map((name) => join(files.path, name));
+  it('into an empty store leaves it empty, and a rerun loads everything at once', async () => {
+    const inputs = await exportedFiles();
     const total = [...expected.values()].reduce((sum, lines) => sum + lines.size, 0);
-    const seen = await importUntilKilled(inputs, 3_000);
+    // Killed inside the load's transaction, once occupations, organisations and profiles are in it.
+    await importUntilKilled(emptyStore, inputs, (progress) => progress.type === 'experience');
+    const stored = await storedLines(emptyStore);
+    for (const type of recordTypes) expect(stored.get(type) ?? [], type).toEqual([]);
+
+    const { stdout } = await runCli(
+      ['import', ...inputs, '--rejects', join(files.path, 'rejects')],
+      emptyStore.env,
+    );
+    const summary = JSON.parse(stdout) as Summary;
+    expect(summary).toMatchObject({ rejected: 0, written: total, initial_load: true });
+    const finished = await storedLines(emptyStore);
+    for (const type of recordTypes) {
+      expect(new Set(finished.get(type)), type).toEqual(new Set(expected.get(type)!.values()));
+    }
+  }, 600_000);
+
+  it('into a store that holds records leaves whole batches, and a rerun finishes the job', async () => {
+    const inputs = await exportedFiles();
+    const total = [...expected.values()].reduce((sum, lines) => sum + lines.size, 0);
+    // The occupations first, so that the store is not empty and the import goes batch by batch.
+    await runCli(['import', join(files.path, 'occupation.ndjson')], store.env);
+    const seen = await importUntilKilled(store, inputs, (progress) => progress.written >= 3_000);
     expect(seen).toBeLessThan(total);
 
-    const stored = await storedLines();
+    const stored = await storedLines(store);
     let storedCount = 0;
     for (const type of recordTypes) {
       const lines = stored.get(type) ?? [];
@@ -127,17 +177,14 @@ describe('a killed import', () => {
       ['import', ...inputs, '--batch-size', String(batchSize), '--rejects', join(files.path, 'rejects')],
       store.env,
     );
-    const summary = JSON.parse(stdout) as {
-      written: number;
-      rejected: number;
-      types: Record<string, { inserted: number; unchanged: number }>;
-    };
+    const summary = JSON.parse(stdout) as Summary;
     expect(summary.rejected).toBe(0);
+    expect(summary.initial_load).toBe(false);
     const unchanged = Object.values(summary.types).reduce((sum, counts) => sum + counts.unchanged, 0);
     expect(unchanged).toBe(storedCount);
     expect(summary.written).toBe(total - storedCount);
 
-    const finished = await storedLines();
+    const finished = await storedLines(store);
     for (const type of recordTypes) {
       expect(new Set(finished.get(type)), type).toEqual(new Set(expected.get(type)!.values()));
     }

@@ -132,3 +132,26 @@ export const recordTables = {
 } as const satisfies Record<string, RecordTable>;
 
 export type StoredRecordType = keyof typeof recordTables;
+
+/** The tables that hold each record type: its main table first, then its lists. */
+export const storedTables: Record<StoredRecordType, readonly string[]> = {
+  occupation: ['occupations'],
+  organisation: [
+    'organisations',
+    'organisation_names',
+    'organisation_aliases',
+    'organisation_tickers',
+    'organisation_domains',
+    'organisation_phones',
+    'organisation_industries',
+    'organisation_addresses',
+    'organisation_scores',
+    'client_summaries',
+  ],
+  profile: ['profiles', 'profile_emails'],
+  experience: ['experiences'],
+  organisation_ownership: ['organisation_ownerships'],
+  profile_stake: ['profile_stakes'],
+  article: ['articles', 'annotations', 'article_organisations'],
+  event: ['events', 'event_participants', 'event_articles'],
+};

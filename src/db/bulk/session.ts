@@ -11,6 +11,11 @@ export interface BulkSession {
   query<Row = Record<string, unknown>>(statement: string, parameters?: unknown[]): Promise<Row[]>;
   /** Loads rows in PostgreSQL's COPY text format (one line per row, tab-separated). */
   copy(table: string, columns: readonly string[], text: string): Promise<void>;
+  /**
+   * Runs a read on a second connection of the session, which does not wait for a COPY in flight on the first; it
+   * sees what is committed, not the session's temporary tables. The same connection on the embedded database.
+   */
+  readAside<Row = Record<string, unknown>>(statement: string, parameters: unknown[]): Promise<Row[]>;
   /** Runs `work` in one transaction on this session; commits when it resolves, rolls back when it throws. */
   transaction<T>(work: (session: BulkSession) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -23,7 +28,7 @@ export interface BulkSession {
  */
 export async function openBulkSession(driver: DatabaseDriver, applicationName: string): Promise<BulkSession> {
   if (driver.kind === 'pglite') return pgliteSession(driver.client, async () => {});
-  const sql = openBulkConnection(driver.client, {
+  const settings = {
     application_name: applicationName,
     statement_timeout: 0,
     TimeZone: 'UTC',
@@ -35,16 +40,29 @@ export async function openBulkSession(driver: DatabaseDriver, applicationName: s
     temp_buffers: '512MB',
     work_mem: '64MB',
     maintenance_work_mem: '256MB',
+  };
+  const sql = openBulkConnection(driver.client, settings);
+  let aside: postgres.Sql | null = null;
+  const readAside = async <Row>(statement: string, parameters: unknown[]) => {
+    aside ??= openBulkConnection(driver.client, settings);
+    return (await aside.unsafe(
+      statement,
+      parameters as postgres.ParameterOrJSON<never>[],
+    )) as unknown as Row[];
+  };
+  return postgresSession(sql, readAside, async () => {
+    await Promise.all([sql.end({ timeout: 5 }), aside?.end({ timeout: 5 })]);
   });
-  return postgresSession(sql, () => sql.end({ timeout: 5 }));
 }
 
 function postgresSession(
   sql: postgres.Sql | postgres.TransactionSql,
+  readAside: BulkSession['readAside'],
   close: () => Promise<void>,
 ): BulkSession {
   const session: BulkSession = {
     kind: 'postgres',
+    readAside,
     async query<Row>(statement: string, parameters: unknown[] = []) {
       // Without parameters, the simple protocol, which also takes several statements at once.
       if (parameters.length === 0) return (await sql.unsafe(statement).simple()) as unknown as Row[];
@@ -59,7 +77,7 @@ function postgresSession(
     },
     async transaction(work) {
       if (!('begin' in sql)) return work(session);
-      return (await sql.begin((tx) => work(postgresSession(tx, async () => {})))) as never;
+      return (await sql.begin((tx) => work(postgresSession(tx, readAside, async () => {})))) as never;
     },
     close,
   };
@@ -74,6 +92,9 @@ function pgliteSession(client: PGlite | PgliteTransaction, close: () => Promise<
         const results = await client.exec(statement);
         return (results.at(-1)?.rows ?? []) as Row[];
       }
+      return (await client.query<Row>(statement, parameters)).rows;
+    },
+    async readAside<Row>(statement: string, parameters: unknown[]) {
       return (await client.query<Row>(statement, parameters)).rows;
     },
     async copy(table, columns, text) {

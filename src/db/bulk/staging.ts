@@ -99,6 +99,14 @@ export async function dropKnownDocuments(session: BulkSession, records: StagedRe
   }
 }
 
+/** Whether the store keeps any record digest: none before the first import, and after a seed. */
+export async function anyDigestsKept(session: BulkSession): Promise<boolean> {
+  const [row] = await session.query<{ kept: boolean }>(
+    'select exists (select 1 from record_digests) as kept',
+  );
+  return Boolean(row?.kept);
+}
+
 export interface KnownLine {
   type: StoredRecordType;
   reference: string;
@@ -115,7 +123,8 @@ export async function findKnownLines(
 ): Promise<Map<string, KnownLine>> {
   const known = new Map<string, KnownLine>();
   if (lineDigests.length === 0) return known;
-  const rows = await session.query<{
+  // Beside the session's COPY in flight, so that the lookup of the next chunk does not wait for it.
+  const rows = await session.readAside<{
     line_digest: string;
     type: StoredRecordType;
     reference: string;
@@ -417,10 +426,17 @@ export interface OutcomeCount {
   records: number;
 }
 
-/** How many staged records of each type ended how (`rejected` for every state but valid and duplicate). */
-export async function countOutcomes(session: BulkSession): Promise<OutcomeCount[]> {
+/**
+ * How many staged records of each type ended how (`rejected` for every state but valid and duplicate). After an
+ * initial load (see loadIntoEmptyStore) every valid record was inserted, or was a deletion of nothing.
+ */
+export async function countOutcomes(session: BulkSession, initialLoad = false): Promise<OutcomeCount[]> {
+  const outcomes = initialLoad
+    ? `select type, case when deleted then 'absent' else 'inserted' end as outcome, count(*)::integer as records
+         from import_staged where state = 'valid' group by 1, 2`
+    : 'select type, outcome, count(*)::integer as records from import_outcomes group by 1, 2';
   const rows = await session.query<{ type: string; outcome: string; records: number }>(`
-    select type, outcome, count(*)::integer as records from import_outcomes group by 1, 2
+    ${outcomes}
     union all
     select type, 'rejected', count(*)::integer from import_staged where state in ('rejected', 'unlinked') group by 1`);
   return rows.map((row) => ({ ...row, records: Number(row.records) }));

@@ -1,16 +1,18 @@
-import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
-import type { StoredRecordType } from '../../db/bulk/documents.ts';
+import { storedTables } from '../../db/bulk/documents.ts';
+import { loadIntoEmptyStore } from '../../db/bulk/initial-load.ts';
 import { type BulkSession, openBulkSession } from '../../db/bulk/session.ts';
 import {
   addSource,
+  anyDigestsKept,
   classifyBatch,
   countOutcomes,
   createStaging,
   dropKnownDocuments,
   dropStaging,
   findKnownLines,
+  type KnownLine,
   rejectedRecords,
   resolveLinks,
   type StagedRecord,
@@ -20,10 +22,11 @@ import {
   writeBatch,
 } from '../../db/bulk/staging.ts';
 import type { DatabaseHandle } from '../../db/database.ts';
-import { linksOf } from './links.ts';
-import { parseLine, typeOfFileName } from './parse-line.ts';
+import { typeOfFileName } from './parse-line.ts';
 import { type Line, readLines } from './read-lines.ts';
-import { type RecordType, recordLinks, recordTypes } from './records.ts';
+import { defaultReadWorkers, ReadPool } from './read-pool.ts';
+import { lineDigestOf, readRecord } from './read-record.ts';
+import { recordLinks, recordTypes } from './records.ts';
 import { type Rejection, RejectsFile, rejectionBody } from './rejects.ts';
 
 export interface ImportSource {
@@ -34,6 +37,8 @@ export interface ImportSource {
 
 export interface ImportProgress {
   phase: 'reading' | 'resolving' | 'writing' | 'refreshing';
+  /** While writing, the record type being stored. */
+  type?: string;
   read: number;
   written: number;
   rejected: number;
@@ -49,6 +54,8 @@ export interface ImportOptions {
   /** Where rejected records go (NDJSON); null to only count them. */
   rejectsPath?: string | null;
   onProgress?: (progress: ImportProgress) => void;
+  /** Worker threads that parse and validate the lines of a large import; 0 reads on the import's own thread. */
+  readWorkers?: number;
 }
 
 export interface TypeCounts {
@@ -65,6 +72,8 @@ export interface ImportSummary {
   rejected: number;
   /** False on a dry run, and when `--all-or-nothing` met a rejection. */
   committed: boolean;
+  /** True when the store was empty and the import was loaded in one transaction, as the seed loads. */
+  initial_load: boolean;
   dry_run: boolean;
   types: Record<string, TypeCounts>;
   rejects: string | null;
@@ -88,34 +97,15 @@ const knownStagingChunk = 5_000;
  * the chunk holds: 5,000 took the first import at scale 10 from 245 to 417 MiB of peak RSS).
  */
 const lookupChunk = { known: 5_000, parsed: stagingChunk };
-/** At most this much line text (UTF-16 code units) per lookup, whatever the number of lines (a line may be 1 MiB). */
-const lookupChunkText = 4 * 1024 * 1024;
-
-const asUuid = (hex: string) =>
-  `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-
-/** md5 of a canonical document's JSON text, as a UUID (the form record_digests keeps). */
-function digestOf(document: string): string {
-  return asUuid(createHash('md5').update(document).digest('hex'));
-}
-
 /**
- * What a line's digest covers besides its text: the type its file's name gives (a line without a `type` is read
- * as that type), and the version of the reading. Raise the version whenever the same line would be read
- * differently (the schemas, the canonical form, the links): the store's line digests then match no line, and the
- * next import parses every line again.
+ * At most this much line text (UTF-16 code units) per lookup, whatever the number of lines (a line may be 1 MiB):
+ * less while the lines are parsed, since their records and documents are held until staged. At 4 Mi characters
+ * the articles of a scale-10 export (4 KB a line) took the first import's peak RSS to 285-312 MiB, at 1 Mi to
+ * 228-242 MiB (bench/NOTES.md 41).
  */
-const lineReading = 'orgraph-import-line-1';
-
-/** md5 of a line's text as the import reads it from a file of `defaultType`, as a UUID (record_digests.line_digest). */
-function lineDigestOf(text: string, defaultType: RecordType | null): string {
-  return asUuid(
-    createHash('md5')
-      .update(`${lineReading}\u0000${defaultType ?? ''}\u0000`)
-      .update(text)
-      .digest('hex'),
-  );
-}
+const lookupChunkText = { known: 4 * 1024 * 1024, parsed: 1024 * 1024 };
+/** Chunks of lines handed to the read pool ahead of the one being staged. */
+const readAhead = 3;
 
 const emptyCounts = (): TypeCounts => ({ inserted: 0, updated: 0, unchanged: 0, deleted: 0, rejected: 0 });
 
@@ -144,10 +134,16 @@ export async function importRecords(
   const progress: ImportProgress = { phase: 'reading', read: 0, written: 0, rejected: 0 };
   const report = () => options.onProgress?.({ ...progress });
 
+  const readWorkers = options.readWorkers ?? defaultReadWorkers;
+  let pool = null as ReadPool | null;
   const session = await openBulkSession(handle.driver, 'orgraph-import');
   let committed = false;
+  let initialLoad = false;
   try {
     await createStaging(session);
+    // With no digest kept (a first import), no line or record can be known: the lookups are skipped, and with
+    // them the wait for each COPY before the next chunk is parsed.
+    const digestsKept = await anyDigestsKept(session);
     let id = 0;
     let knownLines = 0;
     // What decides whether the links of known lines are needed (see stageStoredLinks).
@@ -169,7 +165,9 @@ export async function importRecords(
         pending = [];
         pendingDocuments = 0;
         // One COPY in flight while the next lines are read; its failure surfaces at the next flush.
-        inflight = dropKnownDocuments(session, records).then(() => stageRecords(session, records));
+        inflight = digestsKept
+          ? dropKnownDocuments(session, records).then(() => stageRecords(session, records))
+          : stageRecords(session, records);
         inflight.catch(() => {});
       };
       const stage = (line: number, record: Omit<StagedRecord, 'id' | 'source' | 'line' | 'batch'>): void => {
@@ -192,95 +190,100 @@ export async function importRecords(
         await rejects.write({ source: source.name, ...rejection });
       };
       // Lines are taken a chunk at a time: one lookup finds the lines the store knows, which are staged as the
-      // records they stand for without being parsed; the others are parsed, validated and staged in full.
+      // records they stand for without being read; the others are parsed and validated (on the read pool's
+      // threads once the import is large enough to pay for them) and staged in full, in the order of the lines.
       let chunk: { line: Line; digest: string | null }[] = [];
       let chunkText = 0;
       let lastChunkKnown = false;
+      let processing: Promise<void> = Promise.resolve();
+      const processed: Promise<void>[] = [];
       const takeChunk = async () => {
         const lines = chunk;
         chunk = [];
         chunkText = 0;
-        // The session's connection takes no other statement while a COPY streams.
-        await inflight;
-        const known = await findKnownLines(
-          session,
-          lines.flatMap((entry) => (entry.digest === null ? [] : [entry.digest])),
-        );
-        lastChunkKnown = known.size * 2 > lines.length;
-        for (const { line, digest } of lines) {
-          if ('error' in line) {
-            const reason =
-              line.error === 'too-long'
-                ? `the line is longer than 1 MiB (${line.bytes} bytes)`
-                : 'the line is not valid UTF-8';
-            await reject('unknown', { line: line.number, record_head: line.head, reasons: [reason] });
-            continue;
-          }
-          const lineDigest = digest as string;
-          const stored = known.get(lineDigest);
-          if (stored) {
-            knownLines += 1;
-            stage(line.number, {
-              type: stored.type,
-              reference: stored.reference,
-              deleted: false,
-              document: null,
-              digest: stored.digest,
-              lineDigest,
-              knownLine: true,
-              extraKeys: [],
-              links: [],
-            });
-            if (pending.length >= knownStagingChunk) await flush();
-            continue;
-          }
-          const parsed = parseLine(line.text, defaultType);
-          if (!parsed.ok) {
-            const value = parsed.value as { type?: unknown } | undefined;
-            const type =
-              typeof value?.type === 'string' && recordTypes.includes(value.type as RecordType)
-                ? value.type
-                : (defaultType ?? 'unknown');
-            await reject(type, {
-              line: line.number,
-              ...rejectionBody(line.text, parsed.value),
-              reasons: parsed.reasons,
-            });
-            continue;
-          }
-          const clientSummaries = parsed.record?.client_summaries as { reference: string }[] | undefined;
-          const document = JSON.stringify(
-            parsed.record ?? { type: parsed.type, reference: parsed.reference, deleted: true },
+        // The lookup runs beside the staging of the chunks before (on a connection of its own), the reading of
+        // the unknown lines once it is done, and the staging of this chunk after theirs, in the order of the lines.
+        const lookup = digestsKept
+          ? findKnownLines(
+              session,
+              lines.flatMap((entry) => (entry.digest === null ? [] : [entry.digest])),
+            )
+          : Promise.resolve(new Map<string, KnownLine>());
+        const reading = lookup.then((known) => {
+          lastChunkKnown = known.size * 2 > lines.length;
+          const unread = lines.flatMap(({ line, digest }): [number, string][] =>
+            'text' in line && !(digest !== null && known.has(digest)) ? [[line.number, line.text]] : [],
           );
-          stage(line.number, {
-            type: parsed.type,
-            reference: parsed.reference,
-            deleted: parsed.deleted,
-            document,
-            digest: digestOf(document),
-            lineDigest,
-            knownLine: false,
-            extraKeys: (clientSummaries ?? []).map(
-              (summary) => ['client_summary', summary.reference] as const,
-            ),
-            links: parsed.record ? linksOf(parsed.type, parsed.record) : [],
-          });
-          if (pendingDocuments >= stagingChunk || pending.length >= knownStagingChunk) await flush();
-        }
+          if (pool === null && readWorkers > 0 && unread.length >= lookupChunk.parsed) {
+            pool = new ReadPool(readWorkers);
+          }
+          const records = pool
+            ? pool.read(unread, defaultType)
+            : unread.map(([number, text]) => readRecord(number, text, defaultType));
+          return Promise.all([known, records] as const);
+        });
+        reading.catch(() => {});
+        processing = processing.then(async () => {
+          const [known, records] = await reading;
+          let next = 0;
+          for (const { line, digest } of lines) {
+            if ('error' in line) {
+              const reason =
+                line.error === 'too-long'
+                  ? `the line is longer than 1 MiB (${line.bytes} bytes)`
+                  : 'the line is not valid UTF-8';
+              await reject('unknown', { line: line.number, record_head: line.head, reasons: [reason] });
+              continue;
+            }
+            const stored = digest === null ? undefined : known.get(digest);
+            if (stored) {
+              knownLines += 1;
+              stage(line.number, {
+                type: stored.type,
+                reference: stored.reference,
+                deleted: false,
+                document: null,
+                digest: stored.digest,
+                lineDigest: digest as string,
+                knownLine: true,
+                extraKeys: [],
+                links: [],
+              });
+              if (pending.length >= knownStagingChunk) await flush();
+              continue;
+            }
+            const record = records[next++];
+            if (!record) throw new Error(`line ${line.number} was not read`);
+            if (!record.ok) {
+              await reject(record.type, record.rejection);
+              continue;
+            }
+            stage(line.number, { ...record, knownLine: false });
+            if (pendingDocuments >= stagingChunk || pending.length >= knownStagingChunk) await flush();
+          }
+        });
+        processing.catch(() => {});
+        processed.push(processing);
+        // At most a few chunks read ahead of the staging: their records are the memory the import holds.
+        while (processed.length > readAhead) await processed.shift();
       };
       for await (const line of readLines(source.open())) {
         progress.read += 1;
-        chunk.push({ line, digest: 'error' in line ? null : lineDigestOf(line.text, defaultType) });
+        chunk.push({
+          line,
+          digest: digestsKept && 'text' in line ? lineDigestOf(line.text, defaultType) : null,
+        });
         if ('text' in line) chunkText += line.text.length;
         if (
           chunk.length >= (lastChunkKnown ? lookupChunk.known : lookupChunk.parsed) ||
-          chunkText >= lookupChunkText
+          chunkText >= (lastChunkKnown ? lookupChunkText.known : lookupChunkText.parsed)
         ) {
           await takeChunk();
         }
         if ((progress.read & 1023) === 0) report();
       }
       await takeChunk();
+      await processing;
       await flush();
       await inflight;
     }
@@ -309,6 +312,7 @@ export async function importRecords(
           const knownOnly = Array.from({ length: count }, (_, batch) => batch).filter(
             (batch) => !parsedHere?.has(batch),
           );
+          progress.type = type;
           if (knownOnly.length > 0) await classifyBatch(writer, type, knownOnly, { knownLinesOnly: true });
           for (let batch = 0; batch < count; batch += 1) {
             if (!parsedHere?.has(batch)) continue;
@@ -321,12 +325,19 @@ export async function importRecords(
           }
         }
       };
-      if (options.allOrNothing) await session.transaction(writeAll);
-      else await writeAll(session);
+      // Into an empty store everything goes in one transaction, the way the seed loads; else batch by batch.
+      initialLoad = await loadIntoEmptyStore(session, (type) => {
+        progress.type = type;
+        report();
+      });
+      if (!initialLoad) {
+        if (options.allOrNothing) await session.transaction(writeAll);
+        else await writeAll(session);
+      }
       committed = true;
     }
 
-    for (const row of await countOutcomes(session)) {
+    for (const row of await countOutcomes(session, initialLoad)) {
       const counts = countsOf(row.type);
       if (row.outcome === 'absent') counts.unchanged += row.records;
       else if (row.outcome in counts) counts[row.outcome as keyof TypeCounts] += row.records;
@@ -349,6 +360,7 @@ export async function importRecords(
     }
     await dropStaging(session);
   } finally {
+    await pool?.close();
     await session.close();
     await rejects.close();
   }
@@ -356,6 +368,7 @@ export async function importRecords(
   const written = Object.values(types).reduce((sum, c) => sum + c.inserted + c.updated + c.deleted, 0);
   if (committed && written > 0) {
     progress.phase = 'refreshing';
+    delete progress.type;
     report();
     await refreshDerivedData(handle, touchedTables(types));
   }
@@ -366,6 +379,7 @@ export async function importRecords(
     written: progress.written,
     rejected: progress.rejected,
     committed,
+    initial_load: initialLoad,
     dry_run: Boolean(options.dryRun),
     types,
     rejects: rejects.count > 0 ? rejects.path : null,
@@ -380,37 +394,15 @@ async function countStagedRejections(session: BulkSession): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-const tablesOf: Record<StoredRecordType, readonly string[]> = {
-  occupation: ['occupations'],
-  organisation: [
-    'organisations',
-    'organisation_names',
-    'organisation_aliases',
-    'organisation_tickers',
-    'organisation_domains',
-    'organisation_phones',
-    'organisation_industries',
-    'organisation_addresses',
-    'organisation_scores',
-    'client_summaries',
-  ],
-  profile: ['profiles', 'profile_emails'],
-  experience: ['experiences'],
-  organisation_ownership: ['organisation_ownerships'],
-  profile_stake: ['profile_stakes'],
-  article: ['articles', 'annotations', 'article_organisations'],
-  event: ['events', 'event_participants', 'event_articles'],
-};
-
 function touchedTables(types: Record<string, TypeCounts>): string[] {
   const tables = new Set<string>();
   for (const type of recordTypes) {
     const counts = types[type];
     if (counts && counts.inserted + counts.updated + counts.deleted > 0) {
-      for (const table of tablesOf[type]) tables.add(table);
+      for (const table of storedTables[type]) tables.add(table);
       // A deleted organisation or profile takes the records that link to it along.
       if (counts.deleted > 0 && (type === 'organisation' || type === 'profile' || type === 'article')) {
-        for (const list of Object.values(tablesOf)) for (const table of list) tables.add(table);
+        for (const list of Object.values(storedTables)) for (const table of list) tables.add(table);
       }
     }
   }

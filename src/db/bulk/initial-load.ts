@@ -1,0 +1,67 @@
+import { type StoredRecordType, storedTables } from './documents.ts';
+import type { BulkSession } from './session.ts';
+import { suspendConstraintsAndIndexes } from './suspend.ts';
+import { initialWriteStatements } from './write-records.ts';
+
+/** Every table an import writes, in storage order, and the digests it keeps. */
+const loadedTables = [...Object.values(storedTables).flat(), 'record_digests'];
+
+/** How long the initial load waits for the tables' locks before it leaves them to the batches. */
+const lockTimeout = '5s';
+
+/**
+ * Stores every valid staged record in one transaction when the store holds no record at all: the tables are
+ * locked, their foreign keys and secondary indexes dropped, each type inserted in one statement, and the indexes
+ * built and the constraints validated once at the end, as the seed loads. Readers of the tables wait for the
+ * commit. Returns false, having written nothing, when the store holds records or another session holds the
+ * tables: the batches store the import instead.
+ */
+export async function loadIntoEmptyStore(
+  session: BulkSession,
+  onType: (type: StoredRecordType) => void,
+): Promise<boolean> {
+  const locked = async (tx: BulkSession): Promise<boolean> => {
+    if (tx.kind === 'pglite') return true;
+    try {
+      await tx.query(`set local lock_timeout = '${lockTimeout}'`);
+      await tx.query(`lock table ${loadedTables.join(', ')} in access exclusive mode`);
+      await tx.query('set local lock_timeout = 0');
+      return true;
+    } catch (error) {
+      if ((error as { code?: string }).code === '55P03') return false;
+      throw error;
+    }
+  };
+  try {
+    return await session.transaction(async (tx) => {
+      if (!(await locked(tx))) throw new NotEmpty();
+      const mainTables = Object.values(storedTables).map((tables) => tables[0]);
+      const [row] = await tx.query<{ held: boolean }>(
+        `select ${mainTables.map((table) => `exists (select 1 from ${table})`).join(' or ')} as held`,
+      );
+      if (row?.held) throw new NotEmpty();
+      const restore = await suspendConstraintsAndIndexes(tx, loadedTables);
+      // The records' own inserts keep the digests written below (see writeBatch).
+      await tx.query(`select set_config('orgraph.keep_digests', 'on', true)`);
+      for (const [type, statements] of Object.entries(initialWriteStatements) as [
+        StoredRecordType,
+        readonly string[],
+      ][]) {
+        onType(type);
+        for (const statement of statements) await tx.query(statement);
+      }
+      await tx.query(`
+        insert into record_digests (type, reference, digest, line_digest)
+          select type, reference, digest, line_digest from import_staged where state = 'valid' and not deleted`);
+      await tx.query(`select set_config('orgraph.keep_digests', 'off', true)`);
+      await restore();
+      return true;
+    });
+  } catch (error) {
+    if (error instanceof NotEmpty) return false;
+    throw error;
+  }
+}
+
+/** Rolls the initial load's transaction back: the batches store the import. */
+class NotEmpty extends Error {}

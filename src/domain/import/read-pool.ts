@@ -1,0 +1,110 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { ReadRecord, UnreadRecord } from './read-record.ts';
+import type { RecordType } from './records.ts';
+
+export interface ReadRequest {
+  id: number;
+  defaultType: RecordType | null;
+  lines: [number: number, text: string][];
+}
+
+export interface ReadResponse {
+  id: number;
+  records: (ReadRecord | UnreadRecord)[];
+}
+
+/** Worker threads for the reading when none is asked for: the cores beside the one the import runs on. */
+export const defaultReadWorkers = Math.max(1, Math.min(3, availableParallelism() - 1));
+
+/**
+ * Each worker's heap, held small: the import's peak RSS stays under 300 MiB with one worker beside the main
+ * thread (bench/NOTES.md 41). A request carries at most `requestText` characters of lines (up to 1 MiB each),
+ * whose parsed records fit well within it.
+ */
+const workerLimits = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 64 };
+const requestText = 1024 * 1024;
+
+/**
+ * The worker's entry, in the form the running process loads: this project runs its TypeScript through tsx, whose
+ * loader a worker thread does not inherit, so the worker registers it before loading its module.
+ */
+function workerUrl(): URL {
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const entry = new URL('./read-worker.ts', import.meta.url).href;
+  const code = `import { register } from ${JSON.stringify(tsx)}; register(); await import(${JSON.stringify(entry)});`;
+  return new URL(`data:text/javascript,${encodeURIComponent(code)}`);
+}
+
+/**
+ * Worker threads that parse and validate chunks of lines (JSON, the schemas, the canonical form, the digests), so
+ * that the import's own thread only reads the files and talks to the database. Chunks are handed out in turn
+ * and their answers come back in the order asked.
+ */
+export class ReadPool {
+  private readonly workers: Worker[];
+  private readonly waiting = new Map<
+    number,
+    { resolve(records: ReadResponse['records']): void; reject(error: Error): void }
+  >();
+  private next = 0;
+  private failure: Error | null = null;
+  private closed = false;
+
+  constructor(size: number) {
+    const url = workerUrl();
+    this.workers = Array.from({ length: size }, () => {
+      const worker = new Worker(url, { resourceLimits: workerLimits });
+      worker.on('message', (response: ReadResponse) => {
+        this.waiting.get(response.id)?.resolve(response.records);
+        this.waiting.delete(response.id);
+      });
+      worker.on('error', (error) => this.fail(error));
+      worker.on('exit', (code) => {
+        if (code !== 0 && !this.closed) this.fail(new Error(`a reading worker exited with ${code}`));
+      });
+      return worker;
+    });
+  }
+
+  /** Reads `lines` of a file of `defaultType`, in pieces of at most `requestText` characters. */
+  async read(lines: ReadRequest['lines'], defaultType: RecordType | null): Promise<ReadResponse['records']> {
+    const pieces: ReadRequest['lines'][] = [[]];
+    let text = 0;
+    for (const line of lines) {
+      if (text + line[1].length > requestText && (pieces.at(-1)?.length ?? 0) > 0) {
+        pieces.push([]);
+        text = 0;
+      }
+      pieces.at(-1)?.push(line);
+      text += line[1].length;
+    }
+    const answers = await Promise.all(pieces.map((piece) => this.request(piece, defaultType)));
+    return answers.flat();
+  }
+
+  private request(
+    lines: ReadRequest['lines'],
+    defaultType: RecordType | null,
+  ): Promise<ReadResponse['records']> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.next++;
+    const promise = new Promise<ReadResponse['records']>((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+    });
+    const request: ReadRequest = { id, defaultType, lines };
+    this.workers[id % this.workers.length]?.postMessage(request);
+    return promise;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.workers.map((worker) => worker.terminate()));
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= error;
+    for (const waiting of this.waiting.values()) waiting.reject(error);
+    this.waiting.clear();
+  }
+}

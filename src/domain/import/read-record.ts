@@ -1,0 +1,87 @@
+import { hash } from 'node:crypto';
+import { linksOf } from './links.ts';
+import { parseLine } from './parse-line.ts';
+import { type RecordType, recordTypes } from './records.ts';
+import { type Rejection, rejectionBody } from './rejects.ts';
+
+const asUuid = (hex: string) =>
+  `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+
+/** md5 of a canonical document's JSON text, as a UUID (the form record_digests keeps). */
+function digestOf(document: string): string {
+  return asUuid(hash('md5', document, 'hex'));
+}
+
+/**
+ * What a line's digest covers besides its text: the type its file's name gives (a line without a `type` is read
+ * as that type), and the version of the reading. Raise the version whenever the same line would be read
+ * differently (the schemas, the canonical form, the links): the store's line digests then match no line, and the
+ * next import parses every line again.
+ */
+const lineReading = 'orgraph-import-line-1';
+
+/** md5 of a line's text as the import reads it from a file of `defaultType`, as a UUID (record_digests.line_digest). */
+export function lineDigestOf(text: string, defaultType: RecordType | null): string {
+  return asUuid(hash('md5', `${lineReading}\u0000${defaultType ?? ''}\u0000${text}`, 'hex'));
+}
+
+/** A line read as a record to stage: its canonical document, digests, and what it links to. */
+export interface ReadRecord {
+  ok: true;
+  type: RecordType;
+  reference: string;
+  deleted: boolean;
+  /** The canonical document as JSON text (a deletion's is its type and reference). */
+  document: string;
+  digest: string;
+  lineDigest: string;
+  /** Keys other records may link to, beside the record's own reference: its client summaries. */
+  extraKeys: [kind: string, key: string][];
+  links: [path: string, key: string][];
+}
+
+/** A line that is no record: the type it claims (or the file's), and the rejection without its source. */
+export interface UnreadRecord {
+  ok: false;
+  type: string;
+  rejection: Omit<Rejection, 'source'>;
+}
+
+/**
+ * Reads one line of a file of `defaultType` (null when the file's name names no type): parses and validates it,
+ * and computes what staging needs. Plain data in and out, so that it runs as well on a worker thread.
+ */
+export function readRecord(
+  number: number,
+  text: string,
+  defaultType: RecordType | null,
+): ReadRecord | UnreadRecord {
+  const parsed = parseLine(text, defaultType);
+  if (!parsed.ok) {
+    const value = parsed.value as { type?: unknown } | undefined;
+    const type =
+      typeof value?.type === 'string' && recordTypes.includes(value.type as RecordType)
+        ? value.type
+        : (defaultType ?? 'unknown');
+    return {
+      ok: false,
+      type,
+      rejection: { line: number, ...rejectionBody(text, parsed.value), reasons: parsed.reasons },
+    };
+  }
+  const clientSummaries = parsed.record?.client_summaries as { reference: string }[] | undefined;
+  const document = JSON.stringify(
+    parsed.record ?? { type: parsed.type, reference: parsed.reference, deleted: true },
+  );
+  return {
+    ok: true,
+    type: parsed.type,
+    reference: parsed.reference,
+    deleted: parsed.deleted,
+    document,
+    digest: digestOf(document),
+    lineDigest: lineDigestOf(text, defaultType),
+    extraKeys: (clientSummaries ?? []).map((summary) => ['client_summary', summary.reference]),
+    links: parsed.record ? linksOf(parsed.type, parsed.record) : [],
+  };
+}

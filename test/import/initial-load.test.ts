@@ -1,0 +1,138 @@
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { queryRows } from '../../src/db/database.ts';
+import {
+  experience,
+  importFiles,
+  newReference,
+  organisation,
+  profile,
+  useImportStore,
+  writeRecords,
+} from './support.ts';
+
+/**
+ * An import into an empty store loads it in one transaction, as the seed does: foreign keys and secondary indexes
+ * dropped for the load and put back after it. The lines of a large import are read on worker threads.
+ */
+
+const imports = useImportStore('initial_load');
+
+/** Every index and constraint of the public schema, by definition. */
+async function definitions(): Promise<string[]> {
+  const rows = await queryRows<{ definition: string }>(
+    imports.handle.db,
+    sql`select indexdef as definition from pg_indexes where schemaname = 'public'
+        union all
+        select conrelid::regclass::text || ' ' || conname || ' ' || pg_get_constraintdef(oid)
+          from pg_constraint where connamespace = 'public'::regnamespace
+        order by 1`,
+  );
+  return rows.map((row) => row.definition);
+}
+
+async function count(table: string): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(
+    imports.handle.db,
+    sql.raw(`select count(*)::integer as n from ${table}`),
+  );
+  return Number(row?.n);
+}
+
+describe('an import into an empty store', () => {
+  const organisations = Array.from({ length: 600 }, () => newReference());
+  const people = Array.from({ length: 600 }, () => newReference());
+  // Long lines among many: each is read whole on a worker, beside the others.
+  const longDescription = 'x'.repeat(900 * 1024);
+
+  it('loads every record at once and puts back every index and foreign key', async () => {
+    const before = await definitions();
+    const lines = [
+      ...organisations.map((reference, i) =>
+        organisation(reference, i % 200 === 0 ? { description: longDescription } : {}),
+      ),
+      ...people.map((reference) => profile(reference)),
+      ...people.map((reference, i) =>
+        experience(newReference(), reference, { organisation_reference: organisations[i] }),
+      ),
+      { type: 'experience', reference: newReference(), deleted: true },
+    ];
+    const path = await writeRecords(join(imports.directory, 'all.ndjson'), lines);
+    const { summary, rejects } = await importFiles(imports.handle, [path]);
+
+    expect(rejects).toEqual([]);
+    expect(summary).toMatchObject({ committed: true, initial_load: true, rejected: 0, written: 1_800 });
+    expect(summary.types.organisation).toEqual({
+      inserted: 600,
+      updated: 0,
+      unchanged: 0,
+      deleted: 0,
+      rejected: 0,
+    });
+    expect(summary.types.experience).toMatchObject({ inserted: 600, unchanged: 1 });
+    expect(await definitions()).toEqual(before);
+    expect(await count('organisations')).toBe(600);
+    expect(await count('experiences')).toBe(600);
+    // What triggers derive from the records, and the digests a re-import reads.
+    expect(await count('organisation_names')).toBe(600);
+    expect(await count('record_digests')).toBe(1_800);
+    const [long] = await queryRows<{ length: number }>(
+      imports.handle.db,
+      sql`select length(description)::integer as length from organisations where reference = ${organisations[0]}`,
+    );
+    expect(long?.length).toBe(longDescription.length);
+
+    // The foreign keys are back: an alias of no organisation is refused.
+    const refused = await imports.handle.db
+      .execute(
+        sql`insert into organisation_aliases (reference, organisation_reference, name) values (${newReference()}, ${newReference()}, 'Nobody')`,
+      )
+      .then(
+        () => null,
+        (error: Error) => String(error.cause),
+      );
+    expect(refused).toMatch(/foreign key/);
+
+    const again = await importFiles(imports.handle, [path]);
+    expect(again.summary).toMatchObject({ initial_load: false, written: 0, rejected: 0 });
+    expect(again.summary.types.organisation?.unchanged).toBe(600);
+  });
+
+  it('goes batch by batch once the store holds a record', async () => {
+    const reference = newReference();
+    const path = await writeRecords(join(imports.directory, 'one.ndjson'), [organisation(reference)]);
+    const { summary } = await importFiles(imports.handle, [path]);
+    expect(summary).toMatchObject({ initial_load: false, written: 1 });
+    expect(await count('organisations')).toBe(601);
+  });
+});
+
+describe('reading on worker threads', () => {
+  it('gives the outcomes and rejects of reading on the import thread', async () => {
+    const good = Array.from({ length: 700 }, () => newReference());
+    const lines: (object | string)[] = good.map((reference) => organisation(reference));
+    lines.splice(100, 0, '{"type": "organisation", "reference": ', {
+      type: 'company',
+      reference: newReference(),
+    });
+    lines.splice(
+      650,
+      0,
+      organisation(newReference(), { confidence: 101 }),
+      organisation(good[3]!, { name: 'Other' }),
+    );
+    const path = await writeRecords(join(imports.directory, 'mixed.ndjson'), lines);
+    const dryRun = async (readWorkers: number) => {
+      const { summary, rejects } = await importFiles(imports.handle, [path], { dryRun: true, readWorkers });
+      return { summary: { ...summary, seconds: 0 }, rejects };
+    };
+    const threads = await dryRun(1);
+    const inline = await dryRun(0);
+    expect(threads).toEqual(inline);
+    expect(threads.rejects.map((rejection) => rejection.line).sort((a, b) => a - b)).toEqual([
+      4, 101, 102, 651, 652,
+    ]);
+    expect(threads.summary.types.organisation).toMatchObject({ inserted: 699, rejected: 3 });
+  });
+});
