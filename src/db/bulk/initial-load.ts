@@ -20,6 +20,16 @@ export async function loadIntoEmptyStore(
   session: BulkSession,
   onType: (type: StoredRecordType) => void,
 ): Promise<boolean> {
+  const mainTables = Object.values(storedTables).map((tables) => tables[0]);
+  const holdsRecords = async (runner: BulkSession) => {
+    const [row] = await runner.query<{ held: boolean }>(
+      `select ${mainTables.map((table) => `exists (select 1 from ${table})`).join(' or ')} as held`,
+    );
+    return Boolean(row?.held);
+  };
+  // Asked first without locks: an import into a store that holds records never locks its tables (it would wait
+  // for, and deadlock with, the batches of another import).
+  if (await holdsRecords(session)) return false;
   const locked = async (tx: BulkSession): Promise<boolean> => {
     if (tx.kind === 'pglite') return true;
     try {
@@ -28,18 +38,14 @@ export async function loadIntoEmptyStore(
       await tx.query('set local lock_timeout = 0');
       return true;
     } catch (error) {
-      if ((error as { code?: string }).code === '55P03') return false;
+      // Not granted in time, or chosen to break a deadlock: the batches store the import.
+      if (['55P03', '40P01'].includes((error as { code?: string }).code ?? '')) return false;
       throw error;
     }
   };
   try {
     return await session.transaction(async (tx) => {
-      if (!(await locked(tx))) throw new NotEmpty();
-      const mainTables = Object.values(storedTables).map((tables) => tables[0]);
-      const [row] = await tx.query<{ held: boolean }>(
-        `select ${mainTables.map((table) => `exists (select 1 from ${table})`).join(' or ')} as held`,
-      );
-      if (row?.held) throw new NotEmpty();
+      if (!(await locked(tx)) || (await holdsRecords(tx))) throw new NotEmpty();
       const restore = await suspendConstraintsAndIndexes(tx, loadedTables);
       // The records' own inserts keep the digests written below (see writeBatch).
       await tx.query(`select set_config('orgraph.keep_digests', 'on', true)`);
