@@ -111,8 +111,8 @@ describe('subscription { savedSearchEvents }', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/text\/event-stream/);
     const written = [randomUUID(), randomUUID(), randomUUID()];
+    // Committed as soon as the stream is open: the stream starts where it stood when its response began.
     const reading = readEvents(response, 3);
-    await new Promise((resolve) => setTimeout(resolve, 300));
     for (const reference of written) await app.services.db.execute(copyDeal(reference, dealType));
     const events = await reading;
     expect(

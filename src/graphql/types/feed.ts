@@ -140,7 +140,10 @@ builder.subscriptionField('savedSearchEvents', (t) =>
       queryId: t.arg({ type: 'UUID', required: true, description: 'The saved search.' }),
       after: t.arg.string({ description: 'A cursor from this search’s feed; omitted: from now.' }),
     },
-    subscribe: async function* (_root, args, context) {
+    // The start is read before the stream is returned, so that the response opens only once "now" is fixed: an
+    // event committed after the client sees the stream open is always in it, and a bad search or cursor is an
+    // error rather than an empty stream.
+    subscribe: async (_root, args, context) => {
       // The plan is checked here, before the stream starts: the scope check guards each pushed row, not the subscribe.
       if (!context.viewer?.plan.covers.includes('searches')) {
         throw new GraphQLError(
@@ -150,23 +153,27 @@ builder.subscriptionField('savedSearchEvents', (t) =>
       }
       // Yoga puts the HTTP request in the context; its signal aborts when the client goes away.
       const closed = (context as { request?: Request }).request?.signal;
-      let cursor = args.after ?? undefined;
       // Taken before each read: a commit announced while the read runs wakes the next wait at once.
       let seen = changesAnnounced();
-      // Checks the search and the cursor before the stream starts, so a bad one is an error, not an empty stream.
-      let page = await readFeed(context.primaryDb, args.queryId, { after: cursor, limit: 100 });
-      for (;;) {
-        for (const entry of page.entries)
-          yield { change: entry.change, cursor: entry.cursor, event: entry.event };
-        cursor = page.cursor;
-        // Changes held behind an older transaction are announced already: look again shortly rather than at the
-        // next commit, which on a quiet store may not come.
-        if (!page.hasMore) await nextChange(seen, page.held ? heldRetryMs : 30_000, closed);
-        // A client gone ends the stream here rather than after one more read.
-        if (closed?.aborted) return;
-        seen = changesAnnounced();
-        page = await readFeed(context.primaryDb, args.queryId, { after: cursor, limit: 100 });
+      let page = await readFeed(context.primaryDb, args.queryId, {
+        after: args.after ?? undefined,
+        limit: 100,
+      });
+      async function* follow(): AsyncGenerator<FeedEvent> {
+        for (;;) {
+          for (const entry of page.entries)
+            yield { change: entry.change, cursor: entry.cursor, event: entry.event };
+          const cursor = page.cursor;
+          // Changes held behind an older transaction are announced already: look again shortly rather than at the
+          // next commit, which on a quiet store may not come.
+          if (!page.hasMore) await nextChange(seen, page.held ? heldRetryMs : 30_000, closed);
+          // A client gone ends the stream here rather than after one more read.
+          if (closed?.aborted) return;
+          seen = changesAnnounced();
+          page = await readFeed(context.primaryDb, args.queryId, { after: cursor, limit: 100 });
+        }
       }
+      return follow();
     },
     resolve: (row: FeedEvent) => row,
   }),
