@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
-import type { ReadRecord, UnreadRecord } from './read-record.ts';
+import { type ResourceLimits, Worker } from 'node:worker_threads';
+import { type ReadRecord, readRecord, type UnreadRecord } from './read-record.ts';
 import type { RecordType } from './records.ts';
 
 export interface ReadRequest {
@@ -51,10 +51,10 @@ export class ReadPool {
   private failure: Error | null = null;
   private closed = false;
 
-  constructor(size: number) {
+  constructor(size: number, limits: ResourceLimits = workerLimits) {
     const url = workerUrl();
     this.workers = Array.from({ length: size }, () => {
-      const worker = new Worker(url, { resourceLimits: workerLimits });
+      const worker = new Worker(url, { resourceLimits: limits });
       worker.on('message', (response: ReadResponse) => {
         this.waiting.get(response.id)?.resolve(response.records);
         this.waiting.delete(response.id);
@@ -79,7 +79,15 @@ export class ReadPool {
       pieces.at(-1)?.push(line);
       text += line[1].length;
     }
-    const answers = await Promise.all(pieces.map((piece) => this.request(piece, defaultType)));
+    const answers = await Promise.all(
+      // Should a worker fail (a line whose records outgrow its heap), its lines are read here instead, and so is
+      // every later request: the import goes on, slower, and loses no line.
+      pieces.map((piece) =>
+        this.request(piece, defaultType).catch(() =>
+          piece.map(([number, text]) => readRecord(number, text, defaultType)),
+        ),
+      ),
+    );
     return answers.flat();
   }
 
