@@ -258,7 +258,8 @@ export async function importRecords(
               await reject(record.type, record.rejection);
               continue;
             }
-            stage(line.number, { ...record, knownLine: false });
+            const { ok: _read, ...parsed } = record;
+            stage(line.number, { ...parsed, knownLine: false });
             if (pendingDocuments >= stagingChunk || pending.length >= knownStagingChunk) await flush();
           }
         });
