@@ -110,16 +110,3 @@ function pgliteSession(client: PGlite | PgliteTransaction, close: () => Promise<
   };
   return session;
 }
-
-const specialCharacters = /[\\\t\n\r]/;
-
-/** One field in COPY text format: `\N` for null, backslash escapes for the separators. */
-export function copyField(value: string | number | boolean | null): string {
-  if (value === null) return '\\N';
-  if (typeof value === 'boolean') return value ? 't' : 'f';
-  if (typeof value === 'number') return String(value);
-  if (!specialCharacters.test(value)) return value;
-  return value.replace(/[\\\t\n\r]/g, (c) =>
-    c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r',
-  );
-}

@@ -1,5 +1,6 @@
 import { recordTables, type StoredRecordType } from './documents.ts';
-import { type BulkSession, copyField } from './session.ts';
+import type { BulkSession } from './session.ts';
+import { stagedColumns } from './staged-rows.ts';
 import { storedExtraKeys, storedLinks } from './stored-links.ts';
 import { writeStatements } from './write-records.ts';
 
@@ -11,33 +12,18 @@ import { writeStatements } from './write-records.ts';
  * `absent` (a deletion of a record not stored).
  */
 
-export interface StagedRecord {
-  id: number;
-  type: StoredRecordType;
-  reference: string;
-  source: number;
-  line: number;
-  /** The write batch (transaction) the record goes in, numbered per type. */
-  batch: number;
-  deleted: boolean;
+/** A record to stage: its row of import_staged in COPY text (see staged-rows.ts), the document apart. */
+export interface StagedRow {
+  /** The row up to its document: the batch (the write transaction it goes in, numbered per type), then stagedRowHead. */
+  head: string;
   /**
-   * The canonical document as JSON text; null when the store keeps this record with the same digest, so that an
-   * unchanged record costs no document in the staging table (the bulk of an unchanged re-import).
+   * The canonical document in COPY text; null when none is staged: a line the store knows (it stored or confirmed
+   * this record from the same line, unchanged since), or a record the store keeps with the same digest, so that
+   * an unchanged record costs no document in the staging table (the bulk of an unchanged re-import).
    */
   document: string | null;
-  /** md5 of the canonical document's JSON text, as a UUID. */
-  digest: string;
-  /** md5 of the line the record was read from (see record_digests.line_digest), as a UUID. */
-  lineDigest: string;
-  /**
-   * True when the store knows the line (it stored or confirmed this record from the same line, unchanged since):
-   * the line was not parsed, and the record's links and extra keys are read from the store when resolving.
-   */
-  knownLine: boolean;
-  /** Keys other records may link to, beside the record's own reference: its client summaries. */
-  extraKeys: ReadonlyArray<readonly [kind: string, key: string]>;
-  /** The record's links: the path they sit at and the key they name. */
-  links: ReadonlyArray<readonly [path: string, key: string]>;
+  /** For a parsed record that is no deletion, what {@link dropKnownDocuments} compares with the store. */
+  digestOf?: { type: string; reference: string; digest: string };
 }
 
 export interface StagedLink {
@@ -78,24 +64,26 @@ export async function addSource(session: BulkSession, id: number, name: string):
  * Drops the document of every record the store keeps with the same digest (see record_digests): such a record is
  * unchanged, and staging it costs only its keys and links. One indexed lookup per chunk of records.
  */
-export async function dropKnownDocuments(session: BulkSession, records: StagedRecord[]): Promise<void> {
-  const candidates = records.filter((record) => !record.deleted && record.document !== null);
+export async function dropKnownDocuments(session: BulkSession, rows: readonly StagedRow[]): Promise<void> {
+  const candidates = rows.filter((row) => row.digestOf !== undefined && row.document !== null);
   if (candidates.length === 0) return;
+  const digests = candidates.map((row) => row.digestOf as NonNullable<StagedRow['digestOf']>);
   const known = await session.query<{ reference: string; type: string; digest: string }>(
     `select d.type, d.reference::text as reference, d.digest::text as digest
        from unnest($1::text[], $2::uuid[], $3::uuid[]) as c(type, reference, digest)
        join record_digests d on d.type = c.type and d.reference = c.reference and d.digest = c.digest`,
     [
-      candidates.map((record) => record.type),
-      candidates.map((record) => record.reference),
-      candidates.map((record) => record.digest),
+      digests.map((record) => record.type),
+      digests.map((record) => record.reference),
+      digests.map((record) => record.digest),
     ],
   );
   if (known.length === 0) return;
   // By digest too: another line of the same reference with other content keeps its document (for the rejects file).
   const keys = new Set(known.map((row) => `${row.type} ${row.reference} ${row.digest}`));
-  for (const record of candidates) {
-    if (keys.has(`${record.type} ${record.reference} ${record.digest}`)) record.document = null;
+  for (const [index, row] of candidates.entries()) {
+    const record = digests[index] as NonNullable<StagedRow['digestOf']>;
+    if (keys.has(`${record.type} ${record.reference} ${record.digest}`)) row.document = null;
   }
 }
 
@@ -138,45 +126,21 @@ export async function findKnownLines(
   return known;
 }
 
-/** Adds records to the staging tables with one COPY per table. */
-export async function stageRecords(session: BulkSession, records: readonly StagedRecord[]): Promise<void> {
-  if (records.length === 0) return;
-  let staged = '';
-  let keys = '';
-  let links = '';
-  for (const record of records) {
-    staged += `${record.id}\t${record.type}\t${record.reference}\t${record.source}\t${record.line}\t${
-      record.batch
-    }\t${record.deleted ? 't' : 'f'}\t${record.digest}\t${record.lineDigest}\t${record.knownLine ? 't' : 'f'}\t${
-      record.document === null ? '\\N' : copyField(record.document)
-    }\n`;
-    // The keys of valid records only, kept so while resolving: a deletion is a key of its own kind. Those of
-    // known lines are added in one statement by stageStoredLinks.
-    if (!record.knownLine) {
-      keys += `${record.deleted ? `deleted:${record.type}` : record.type}\t${record.reference}\t${record.id}\n`;
-    }
-    for (const [kind, key] of record.extraKeys) keys += `${kind}\t${copyField(key)}\t${record.id}\n`;
-    for (const [path, key] of record.links) {
-      links += `${record.id}\t${record.type}\t${path}\t${copyField(key)}\n`;
-    }
+/**
+ * Adds records to the staging tables with one COPY per table: their rows, and the rows of import_keys and
+ * import_links that their reading built (see staged-rows.ts).
+ */
+export async function stageRows(
+  session: BulkSession,
+  rows: readonly StagedRow[],
+  keys: string,
+  links: string,
+): Promise<void> {
+  if (rows.length > 0) {
+    let staged = '';
+    for (const row of rows) staged += `${row.head}${row.document ?? '\\N'}\n`;
+    await session.copy('import_staged', stagedColumns, staged);
   }
-  await session.copy(
-    'import_staged',
-    [
-      'id',
-      'type',
-      'reference',
-      'source',
-      'line',
-      'batch',
-      'deleted',
-      'digest',
-      'line_digest',
-      'known_line',
-      'doc',
-    ],
-    staged,
-  );
   if (keys) await session.copy('import_keys', ['kind', 'key', 'id'], keys);
   if (links) await session.copy('import_links', ['id', 'type', 'path', 'key'], links);
 }
@@ -334,20 +298,8 @@ export async function classifyBatch(
   session: BulkSession,
   type: StoredRecordType,
   batch: number | readonly number[] | null,
-  options: { knownLinesOnly?: boolean } = {},
 ): Promise<void> {
   const table = recordTables[type];
-  // Batches of known lines only need not read the stored table: a kept digest vouches for the record's rows,
-  // its main row included (deleting that row forgets the digest), and they have no document to compare.
-  const outcome = options.knownLinesOnly
-    ? `case when d.digest = s.digest then 'unchanged' else 'stale' end`
-    : `case when s.deleted then case when r.${table.key} is null then 'absent' else 'deleted' end
-                   when d.digest = s.digest and r.${table.key} is not null then 'unchanged'
-                   when s.doc is null then 'stale'
-                   when r.${table.key} is null then 'inserted'
-                   when ${table.document} = s.doc then 'unchanged'
-                   else 'updated' end`;
-  const stored = options.knownLinesOnly ? '' : `left join ${table.table} r on r.${table.key} = s.reference`;
   const inBatch =
     batch === null ? 'true' : typeof batch === 'number' ? 's.batch = $1' : 's.batch = any($1::integer[])';
   const parameters = batch === null ? [] : [batch];
@@ -356,10 +308,16 @@ export async function classifyBatch(
     // A record staged without its document had the stored digest when read; should another writer have changed
     // the record since (its digest forgotten), it is \`stale\`, rejected below, and a rerun stores it.
     `insert into import_outcomes (id, type, batch, outcome, digest, known)
-       select s.id, s.type, s.batch, ${outcome} as outcome,
+       select s.id, s.type, s.batch,
+              case when s.deleted then case when r.${table.key} is null then 'absent' else 'deleted' end
+                   when d.digest = s.digest and r.${table.key} is not null then 'unchanged'
+                   when s.doc is null then 'stale'
+                   when r.${table.key} is null then 'inserted'
+                   when ${table.document} = s.doc then 'unchanged'
+                   else 'updated' end as outcome,
               s.digest, coalesce(d.digest = s.digest and d.line_digest = s.line_digest, false)
          from import_staged s
-         ${stored}
+         left join ${table.table} r on r.${table.key} = s.reference
          left join record_digests d on d.type = '${type}' and d.reference = s.reference
         where s.type = '${type}' and s.state = 'valid' and ${inBatch}
      on conflict (id) do update set outcome = excluded.outcome, digest = excluded.digest, known = excluded.known`,
@@ -370,11 +328,31 @@ export async function classifyBatch(
        delete from import_outcomes o where o.type = '${type}' and o.outcome = 'stale' and ${inBatch.replace('s.', 'o.')}
        returning o.id
      )
-     update import_staged s
-        set state = 'rejected',
-            reasons = s.reasons || 'the stored record changed while this import ran: import it again'::text
+     update import_staged s set state = 'rejected', reasons = s.reasons || ${staleReason}
        from stale where s.id = stale.id`,
     parameters,
+  );
+}
+
+const staleReason = `'the stored record changed while this import ran: import it again'::text`;
+
+/**
+ * Confirms batches that hold only lines the store knows: each record is unchanged while the store keeps its
+ * digest (a kept digest vouches for the record's rows, its main row included, since deleting that row forgets
+ * it), and is rejected as stale where another writer changed it since its line was looked up. Nothing is written
+ * for them, so they get no outcome rows: {@link countOutcomes} counts them as unchanged.
+ */
+export async function confirmKnownBatches(
+  session: BulkSession,
+  type: StoredRecordType,
+  batches: readonly number[],
+): Promise<void> {
+  await session.query(
+    `update import_staged s set state = 'rejected', reasons = s.reasons || ${staleReason}
+      where s.type = '${type}' and s.state = 'valid' and s.batch = any($1::integer[])
+        and not exists (
+          select 1 from record_digests d where d.type = '${type}' and d.reference = s.reference and d.digest = s.digest)`,
+    [batches],
   );
 }
 
@@ -434,7 +412,10 @@ export async function countOutcomes(session: BulkSession, initialLoad = false): 
   const outcomes = initialLoad
     ? `select type, case when deleted then 'absent' else 'inserted' end as outcome, count(*)::integer as records
          from import_staged where state = 'valid' group by 1, 2`
-    : 'select type, outcome, count(*)::integer as records from import_outcomes group by 1, 2';
+    : `select type, outcome, count(*)::integer as records from import_outcomes group by 1, 2
+       union all
+       select type, 'unchanged', count(*)::integer from import_staged s
+        where state = 'valid' and not exists (select 1 from import_outcomes o where o.id = s.id) group by 1`;
   const rows = await session.query<{ type: string; outcome: string; records: number }>(`
     ${outcomes}
     union all

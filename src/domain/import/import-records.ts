@@ -3,10 +3,12 @@ import { sql } from 'drizzle-orm';
 import { storedTables } from '../../db/bulk/documents.ts';
 import { loadIntoEmptyStore } from '../../db/bulk/initial-load.ts';
 import { type BulkSession, openBulkSession } from '../../db/bulk/session.ts';
+import { stagedRowHead } from '../../db/bulk/staged-rows.ts';
 import {
   addSource,
   anyDigestsKept,
   classifyBatch,
+  confirmKnownBatches,
   countOutcomes,
   createStaging,
   dropKnownDocuments,
@@ -15,16 +17,16 @@ import {
   type KnownLine,
   rejectedRecords,
   resolveLinks,
-  type StagedRecord,
+  type StagedRow,
   settleDuplicates,
-  stageRecords,
+  stageRows,
   stageStoredLinks,
   writeBatch,
 } from '../../db/bulk/staging.ts';
 import type { DatabaseHandle } from '../../db/database.ts';
 import { typeOfFileName } from './parse-line.ts';
 import { type Line, readLines } from './read-lines.ts';
-import { defaultReadWorkers, ReadPool } from './read-pool.ts';
+import { defaultReadWorkers, ReadPool, type ReadRequest } from './read-pool.ts';
 import { lineDigestOf, readRecord } from './read-record.ts';
 import { recordLinks, recordTypes } from './records.ts';
 import { type Rejection, RejectsFile, rejectionBody } from './rejects.ts';
@@ -96,14 +98,14 @@ const knownStagingChunk = 5_000;
  * (staged without parsing, they cost little memory), few while they are parsed (their records are the memory
  * the chunk holds: 5,000 took the first import at scale 10 from 245 to 417 MiB of peak RSS).
  */
-const lookupChunk = { known: 5_000, parsed: stagingChunk };
+const lookupChunk = { known: 10_000, parsed: stagingChunk };
 /**
  * At most this much line text (UTF-16 code units) per lookup, whatever the number of lines (a line may be 1 MiB):
  * less while the lines are parsed, since their records and documents are held until staged. At 4 Mi characters
  * the articles of a scale-10 export (4 KB a line) took the first import's peak RSS to 285-312 MiB, at 1 Mi to
  * 228-242 MiB (bench/NOTES.md 41).
  */
-const lookupChunkText = { known: 4 * 1024 * 1024, parsed: 1024 * 1024 };
+const lookupChunkText = { known: 8 * 1024 * 1024, parsed: 1024 * 1024 };
 /** Chunks of lines handed to the read pool ahead of the one being staged. */
 const readAhead = 3;
 
@@ -144,9 +146,12 @@ export async function importRecords(
     // With no digest kept (a first import), no line or record can be known: the lookups are skipped, and with
     // them the wait for each COPY before the next chunk is parsed.
     const digestsKept = await anyDigestsKept(session);
-    let id = 0;
     let knownLines = 0;
+    // Lines parsed so far: the read pool starts once they are enough to pay for its threads, whatever the size of
+    // the chunks (a chunk of 4 KB lines holds fewer than 500).
+    let unreadLines = 0;
     // What decides whether the links of known lines are needed (see stageStoredLinks).
+    let parsedRecords = 0;
     let deletions = 0;
     let parsedOrganisations = 0;
     // Batches are numbered per type as records are staged: one file per type makes each a run of lines.
@@ -156,33 +161,36 @@ export async function importRecords(
     for (const [index, source] of sources.entries()) {
       await addSource(session, index, source.name);
       const defaultType = typeOfFileName(source.name);
-      let pending: StagedRecord[] = [];
+      let pending: StagedRow[] = [];
+      let pendingKeys = '';
+      let pendingLinks = '';
       let pendingDocuments = 0;
       let inflight: Promise<void> = Promise.resolve();
       const flush = async () => {
         await inflight;
-        const records = pending;
+        const rows = pending;
+        const keys = pendingKeys;
+        const links = pendingLinks;
         pending = [];
+        pendingKeys = '';
+        pendingLinks = '';
         pendingDocuments = 0;
         // One COPY in flight while the next lines are read; its failure surfaces at the next flush.
         inflight = digestsKept
-          ? dropKnownDocuments(session, records).then(() => stageRecords(session, records))
-          : stageRecords(session, records);
+          ? dropKnownDocuments(session, rows).then(() => stageRows(session, rows, keys, links))
+          : stageRows(session, rows, keys, links);
         inflight.catch(() => {});
       };
-      const stage = (line: number, record: Omit<StagedRecord, 'id' | 'source' | 'line' | 'batch'>): void => {
-        id += 1;
-        const ordinal = staged.get(record.type) ?? 0;
-        staged.set(record.type, ordinal + 1);
+      /** The batch the next record of `type` goes in; notes the batches that hold a parsed record. */
+      const batchOf = (type: string, parsed: boolean): number => {
+        const ordinal = staged.get(type) ?? 0;
+        staged.set(type, ordinal + 1);
         const batch = Math.floor(ordinal / batchSize);
-        pending.push({ ...record, id, source: index, line, batch });
-        if (!record.knownLine) {
-          if (!parsedBatches.has(record.type)) parsedBatches.set(record.type, new Set());
-          parsedBatches.get(record.type)?.add(batch);
+        if (parsed) {
+          const batches = parsedBatches.get(type) ?? new Set<number>();
+          parsedBatches.set(type, batches.add(batch));
         }
-        if (record.document !== null) pendingDocuments += 1;
-        if (record.deleted) deletions += 1;
-        else if (!record.knownLine && record.type === 'organisation') parsedOrganisations += 1;
+        return batch;
       };
       const reject = async (type: string, rejection: Omit<Rejection, 'source'>) => {
         countsOf(type).rejected += 1;
@@ -211,15 +219,18 @@ export async function importRecords(
           : Promise.resolve(new Map<string, KnownLine>());
         const reading = lookup.then((known) => {
           lastChunkKnown = known.size * 2 > lines.length;
-          const unread = lines.flatMap(({ line, digest }): [number, string][] =>
-            'text' in line && !(digest !== null && known.has(digest)) ? [[line.number, line.text]] : [],
+          const unread = lines.flatMap(({ line, digest }): ReadRequest['lines'] =>
+            'text' in line && !(digest !== null && known.has(digest))
+              ? [[line.number, line.text, digest]]
+              : [],
           );
-          if (pool === null && readWorkers > 0 && unread.length >= lookupChunk.parsed) {
+          unreadLines += unread.length;
+          if (pool === null && readWorkers > 0 && unreadLines >= lookupChunk.parsed) {
             pool = new ReadPool(readWorkers);
           }
           const records = pool
-            ? pool.read(unread, defaultType)
-            : unread.map(([number, text]) => readRecord(number, text, defaultType));
+            ? pool.read(index, unread, defaultType)
+            : unread.map(([number, text, digest]) => readRecord(index, number, text, defaultType, digest));
           return Promise.all([known, records] as const);
         });
         reading.catch(() => {});
@@ -238,17 +249,17 @@ export async function importRecords(
             const stored = digest === null ? undefined : known.get(digest);
             if (stored) {
               knownLines += 1;
-              stage(line.number, {
+              const head = stagedRowHead({
+                source: index,
+                line: line.number,
                 type: stored.type,
                 reference: stored.reference,
                 deleted: false,
-                document: null,
                 digest: stored.digest,
                 lineDigest: digest as string,
                 knownLine: true,
-                extraKeys: [],
-                links: [],
               });
+              pending.push({ head: `${batchOf(stored.type, false)}\t${head}`, document: null });
               if (pending.length >= knownStagingChunk) await flush();
               continue;
             }
@@ -258,8 +269,17 @@ export async function importRecords(
               await reject(record.type, record.rejection);
               continue;
             }
-            const { ok: _read, ...parsed } = record;
-            stage(line.number, { ...parsed, knownLine: false });
+            pending.push({
+              head: `${batchOf(record.type, true)}\t${record.head}`,
+              document: record.document,
+              digestOf: record.deleted ? undefined : record,
+            });
+            pendingKeys += record.keys;
+            pendingLinks += record.links;
+            pendingDocuments += 1;
+            parsedRecords += 1;
+            if (record.deleted) deletions += 1;
+            else if (record.type === 'organisation') parsedOrganisations += 1;
             if (pendingDocuments >= stagingChunk || pending.length >= knownStagingChunk) await flush();
           }
         });
@@ -291,7 +311,10 @@ export async function importRecords(
 
     progress.phase = 'resolving';
     report();
-    if (knownLines > 0) await stageStoredLinks(session, { links: deletions > 0 || parsedOrganisations > 0 });
+    // Only a parsed record's links are checked against the known records' keys: with none, they are not needed.
+    if (knownLines > 0 && parsedRecords > 0) {
+      await stageStoredLinks(session, { links: deletions > 0 || parsedOrganisations > 0 });
+    }
     await settleDuplicates(session);
     for (const type of recordTypes) await resolveLinks(session, type, recordLinks[type]);
     const stagedRejections = await countStagedRejections(session);
@@ -314,7 +337,7 @@ export async function importRecords(
             (batch) => !parsedHere?.has(batch),
           );
           progress.type = type;
-          if (knownOnly.length > 0) await classifyBatch(writer, type, knownOnly, { knownLinesOnly: true });
+          if (knownOnly.length > 0) await confirmKnownBatches(writer, type, knownOnly);
           for (let batch = 0; batch < count; batch += 1) {
             if (!parsedHere?.has(batch)) continue;
             const write = async (tx: BulkSession) => {

@@ -5,8 +5,11 @@ import type { RecordType } from './records.ts';
 
 export interface ReadRequest {
   id: number;
+  /** The file's number in the import, and the type its name gives. */
+  source: number;
   defaultType: RecordType | null;
-  lines: [number: number, text: string][];
+  /** Each line's number, text and digest (null when not computed yet). */
+  lines: [number: number, text: string, lineDigest: string | null][];
 }
 
 export interface ReadResponse {
@@ -67,8 +70,12 @@ export class ReadPool {
     });
   }
 
-  /** Reads `lines` of a file of `defaultType`, in pieces of at most `requestText` characters. */
-  async read(lines: ReadRequest['lines'], defaultType: RecordType | null): Promise<ReadResponse['records']> {
+  /** Reads `lines` of the import's file number `source`, of `defaultType`, in pieces of at most `requestText` characters. */
+  async read(
+    source: number,
+    lines: ReadRequest['lines'],
+    defaultType: RecordType | null,
+  ): Promise<ReadResponse['records']> {
     const pieces: ReadRequest['lines'][] = [[]];
     let text = 0;
     for (const line of lines) {
@@ -83,8 +90,8 @@ export class ReadPool {
       // Should a worker fail (a line whose records outgrow its heap), its lines are read here instead, and so is
       // every later request: the import goes on, slower, and loses no line.
       pieces.map((piece) =>
-        this.request(piece, defaultType).catch(() =>
-          piece.map(([number, text]) => readRecord(number, text, defaultType)),
+        this.request(source, piece, defaultType).catch(() =>
+          piece.map(([number, text, digest]) => readRecord(source, number, text, defaultType, digest)),
         ),
       ),
     );
@@ -92,6 +99,7 @@ export class ReadPool {
   }
 
   private request(
+    source: number,
     lines: ReadRequest['lines'],
     defaultType: RecordType | null,
   ): Promise<ReadResponse['records']> {
@@ -100,7 +108,7 @@ export class ReadPool {
     const promise = new Promise<ReadResponse['records']>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
     });
-    const request: ReadRequest = { id, defaultType, lines };
+    const request: ReadRequest = { id, source, defaultType, lines };
     this.workers[id % this.workers.length]?.postMessage(request);
     return promise;
   }

@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import { copyField, keyRows, linkRows, stagedRowHead } from '../../db/bulk/staged-rows.ts';
 import { linksOf } from './links.ts';
 import { parseLine } from './parse-line.ts';
 import { type RecordType, recordTypes } from './records.ts';
@@ -25,19 +26,22 @@ export function lineDigestOf(text: string, defaultType: RecordType | null): stri
   return asUuid(hash('md5', `${lineReading}\u0000${defaultType ?? ''}\u0000${text}`, 'hex'));
 }
 
-/** A line read as a record to stage: its canonical document, digests, and what it links to. */
+/** A line read as a record to stage, in the COPY text the staging tables take (see staged-rows.ts). */
 export interface ReadRecord {
   ok: true;
   type: RecordType;
   reference: string;
   deleted: boolean;
-  /** The canonical document as JSON text (a deletion's is its type and reference). */
-  document: string;
+  /** md5 of the canonical document's JSON text, as a UUID. */
   digest: string;
-  lineDigest: string;
-  /** Keys other records may link to, beside the record's own reference: its client summaries. */
-  extraKeys: [kind: string, key: string][];
-  links: [path: string, key: string][];
+  /** Its row of import_staged from the id to `known_line` (stagedRowHead). */
+  head: string;
+  /** The canonical document as JSON text, in COPY text (a deletion's is its type and reference). */
+  document: string;
+  /** Its rows of import_keys: its own key and those others may link to beside it (its client summaries). */
+  keys: string;
+  /** Its rows of import_links. */
+  links: string;
 }
 
 /** A line that is no record: the type it claims (or the file's), and the rejection without its source. */
@@ -48,13 +52,16 @@ export interface UnreadRecord {
 }
 
 /**
- * Reads one line of a file of `defaultType` (null when the file's name names no type): parses and validates it,
- * and computes what staging needs. Plain data in and out, so that it runs as well on a worker thread.
+ * Reads line `number` of the import's file number `source`, of `defaultType` (null when the file's name names no
+ * type): parses and validates it, and builds what staging sends. `lineDigest` is the line's digest when the
+ * caller has it already. Plain data in and out, so that it runs as well on a worker thread.
  */
 export function readRecord(
+  source: number,
   number: number,
   text: string,
   defaultType: RecordType | null,
+  lineDigest: string | null = null,
 ): ReadRecord | UnreadRecord {
   const parsed = parseLine(text, defaultType);
   if (!parsed.ok) {
@@ -73,15 +80,28 @@ export function readRecord(
   const document = JSON.stringify(
     parsed.record ?? { type: parsed.type, reference: parsed.reference, deleted: true },
   );
+  const fields = {
+    source,
+    line: number,
+    type: parsed.type,
+    reference: parsed.reference,
+    deleted: parsed.deleted,
+    digest: digestOf(document),
+    lineDigest: lineDigest ?? lineDigestOf(text, defaultType),
+    knownLine: false,
+  };
   return {
     ok: true,
     type: parsed.type,
     reference: parsed.reference,
     deleted: parsed.deleted,
-    document,
-    digest: digestOf(document),
-    lineDigest: lineDigestOf(text, defaultType),
-    extraKeys: (clientSummaries ?? []).map((summary) => ['client_summary', summary.reference]),
-    links: parsed.record ? linksOf(parsed.type, parsed.record) : [],
+    digest: fields.digest,
+    head: stagedRowHead(fields),
+    document: copyField(document),
+    keys: keyRows(
+      fields,
+      (clientSummaries ?? []).map((summary) => ['client_summary', summary.reference]),
+    ),
+    links: linkRows(fields, parsed.record ? linksOf(parsed.type, parsed.record) : []),
   };
 }

@@ -6,7 +6,9 @@ import { readRecord } from './read-record.ts';
 parentPort?.on('message', (request: ReadRequest) => {
   const response: ReadResponse = {
     id: request.id,
-    records: request.lines.map(([number, text]) => readRecord(number, text, request.defaultType)),
+    records: request.lines.map(([number, text, digest]) =>
+      readRecord(request.source, number, text, request.defaultType, digest),
+    ),
   };
   parentPort?.postMessage(response);
 });
