@@ -1,5 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { Agent } from 'node:http';
+import { Agent, get } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -88,8 +88,14 @@ async function openIdleConnection(url: string) {
     received += chunk.toString('latin1');
   });
   const closed = new Promise((resolve) => socket.once('close', resolve));
-  // Let the server accept it before the signal.
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  // Accepted before the signal: the server takes pending connections in the order they came, so once a connection
+  // opened after this one is answered, this one was taken (a fixed pause was too short on a loaded machine).
+  await new Promise<void>((resolve, reject) => {
+    get(new URL('/healthz', url), { agent: false }, (response) => {
+      response.resume();
+      response.once('end', resolve);
+    }).once('error', reject);
+  });
   return {
     async get(path: string): Promise<string> {
       socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nAccept: application/json\r\n\r\n`);
