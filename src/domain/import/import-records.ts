@@ -95,7 +95,8 @@ const stagingChunk = 500;
 const knownStagingChunk = 5_000;
 /**
  * Lines per lookup of their digests (one statement, an index probe per line): many while the lines are known
- * (staged without parsing, they cost little memory), few while they are parsed (their records are the memory
+ * (staged without parsing, they cost little memory, and each statement costs PostgreSQL about as much as the rows
+ * of 5,000 lines: bench/NOTES.md 42), few while they are parsed (their records are the memory
  * the chunk holds: 5,000 took the first import at scale 10 from 245 to 417 MiB of peak RSS).
  */
 const lookupChunk = { known: 10_000, parsed: stagingChunk };
