@@ -43,15 +43,36 @@ const listKeys: Record<string, string> = {
   participants: 'profile_reference',
 };
 
+/** `value` with the keys of every object in it sorted; the parts already sorted are returned as they are. */
 function sortedKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (Array.isArray(value)) {
+    let out = value;
+    for (let i = 0; i < value.length; i += 1) {
+      const item = sortedKeys(value[i]);
+      if (item === value[i]) continue;
+      if (out === value) out = value.slice();
+      out[i] = item;
+    }
+    return out;
+  }
   if (value === null || typeof value !== 'object') return value;
+  const object = value as Record<string, unknown>;
+  const fields = Object.keys(object);
+  let changed = false;
+  for (let i = 0; i < fields.length && !changed; i += 1) {
+    const field = fields[i] as string;
+    changed = (i > 0 && (fields[i - 1] as string) > field) || sortedKeys(object[field]) !== object[field];
+  }
+  if (!changed) return value;
   const out: Record<string, unknown> = {};
-  for (const field of Object.keys(value).sort())
-    out[field] = sortedKeys((value as Record<string, unknown>)[field]);
+  for (const field of fields.sort()) out[field] = sortedKeys(object[field]);
   return out;
 }
 
+/**
+ * `value` in canonical form, changed in place: it is the schema's output, which nothing else holds. Event `data`
+ * and client summary `entries` are the exception, read as given: they are copied where their keys need sorting.
+ */
 function normalise(value: unknown, key: string): unknown {
   if (value === null || value === undefined) return value;
   if (typeof value === 'string') {
@@ -60,16 +81,20 @@ function normalise(value: unknown, key: string): unknown {
     return value;
   }
   if (typeof value === 'number') return singlePrecisionKeys.has(key) ? singlePrecision(value) : value;
-  if (Array.isArray(value)) return value.map((item) => normalise(item, key));
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i += 1) value[i] = normalise(value[i], key);
+    return value;
+  }
   if (typeof value === 'object') {
-    // Event `data` and client summary `entries` are stored as given, their keys sorted (the order means nothing
-    // to jsonb) so that equal content gives equal JSON text, and so equal digests.
+    // Sorted (the order means nothing to jsonb) so that equal content gives equal JSON text, and so equal digests.
     if (key === 'data' || key === 'entries') return sortedKeys(value);
-    const out: Record<string, unknown> = {};
-    for (const [field, inner] of Object.entries(value)) {
-      if (inner !== undefined) out[field] = normalise(inner, field);
+    const object = value as Record<string, unknown>;
+    for (const field of Object.keys(object)) {
+      const inner = object[field];
+      if (inner === undefined) delete object[field];
+      else object[field] = normalise(inner, field);
     }
-    return out;
+    return object;
   }
   return value;
 }
@@ -82,7 +107,7 @@ export function canonicalRecord(
   type: RecordType,
   parsed: z.output<(typeof recordSchemas)[RecordType]>,
 ): { record: CanonicalRecord } | { reasons: string[] } {
-  const record = normalise({ ...parsed, type }, '') as CanonicalRecord;
+  const record = normalise(Object.assign(parsed, { type }), '') as CanonicalRecord;
   const reasons: string[] = [];
   for (const [list, key] of Object.entries(listKeys)) {
     const entries = record[list];
