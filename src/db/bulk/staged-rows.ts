@@ -69,13 +69,13 @@ export function keyRows(
   return rows;
 }
 
-/** The rows of import_links (id, type, path, key) for a parsed record's links. */
+/** The rows of import_links (id, link, key) for a parsed record's links, each given by its code (linkCode) and key. */
 export function linkRows(
-  fields: Pick<StagedRowFields, 'source' | 'line' | 'type'>,
-  links: ReadonlyArray<readonly [path: string, key: string]>,
+  fields: Pick<StagedRowFields, 'source' | 'line'>,
+  links: ReadonlyArray<readonly [code: number, key: string]>,
 ): string {
   const id = stagingId(fields.source, fields.line);
   let rows = '';
-  for (const [path, key] of links) rows += `${id}\t${fields.type}\t${path}\t${copyField(key)}\n`;
+  for (const [code, key] of links) rows += `${id}\t${code}\t${copyField(key)}\n`;
   return rows;
 }

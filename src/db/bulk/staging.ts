@@ -1,7 +1,7 @@
 import { recordTables, type StoredRecordType } from './documents.ts';
 import type { BulkSession } from './session.ts';
 import { stagedColumns } from './staged-rows.ts';
-import { storedExtraKeys, storedLinks } from './stored-links.ts';
+import { linkCode, storedExtraKeys, storedLinks } from './stored-links.ts';
 import { writeStatements } from './write-records.ts';
 
 /**
@@ -46,7 +46,7 @@ export async function createStaging(session: BulkSession): Promise<void> {
       digest uuid, known boolean not null default false
     );
     create index on import_outcomes (type, batch);
-    create temporary table import_links (id bigint not null, type text not null, path text not null, key text not null);`);
+    create temporary table import_links (id bigint not null, link smallint not null, key text not null);`);
 }
 
 export async function dropStaging(session: BulkSession): Promise<void> {
@@ -142,7 +142,7 @@ export async function stageRows(
     await session.copy('import_staged', stagedColumns, staged);
   }
   if (keys) await session.copy('import_keys', ['kind', 'key', 'id'], keys);
-  if (links) await session.copy('import_links', ['id', 'type', 'path', 'key'], links);
+  if (links) await session.copy('import_links', ['id', 'link', 'key'], links);
 }
 
 /**
@@ -162,8 +162,8 @@ export async function stageStoredLinks(session: BulkSession, options: { links: b
   for (const [type, links] of Object.entries(options.links ? storedLinks : {})) {
     for (const link of links) {
       await session.query(`
-        insert into import_links (id, type, path, key)
-          select s.id, s.type, '${link.path}', x.${link.column}::text
+        insert into import_links (id, link, key)
+          select s.id, ${linkCode(type, link.path)}, x.${link.column}::text
             from import_staged s join ${link.table} x on x.${link.owner} = s.reference
            where s.type = '${type}' and s.known_line and x.${link.column} is not null`);
     }
@@ -188,7 +188,7 @@ export async function settleDuplicates(session: BulkSession): Promise<void> {
     create index on import_staged (type, batch);
     create index on import_keys (kind, key);
     create index on import_keys (id);
-    create index on import_links (type, path);
+    create index on import_links (link);
     analyze import_staged, import_keys, import_links;`);
   await session.query(`
     with repeated as (
@@ -245,7 +245,7 @@ export async function resolveLinks(
       with missing as (
         select l.id, string_agg(distinct l.key, ', ') as refs
           from import_links l
-         where l.type = '${type}' and l.path = '${link.path}'
+         where l.link = ${linkCode(type, link.path)}
            and not exists (select 1 from import_keys k where k.kind = '${link.target}' and k.key = l.key)
            and not ${storedTarget(link.target, 'l.key')}
          group by l.id

@@ -106,3 +106,19 @@ export const storedExtraKeys: Partial<Record<StoredRecordType, readonly (StoredL
       },
     ],
   };
+
+const linkCodes = new Map(
+  Object.entries(storedLinks)
+    .flatMap(([type, links]) => links.map((link) => `${type} ${link.path}`))
+    .map((link, code) => [link, code]),
+);
+
+/**
+ * The number import_links keeps for the link of `type` at `path`, in place of the two texts: a staged link's row
+ * is then a few bytes shorter, and its index builds in a fraction of the time (bench/NOTES.md 43).
+ */
+export function linkCode(type: string, path: string): number {
+  const code = linkCodes.get(`${type} ${path}`);
+  if (code === undefined) throw new Error(`a ${type} has no link at ${path}`);
+  return code;
+}

@@ -1,3 +1,4 @@
+import { linkCode } from '../../db/bulk/stored-links.ts';
 import type { CanonicalRecord } from './canonical.ts';
 import { type RecordType, recordLinks } from './records.ts';
 
@@ -35,12 +36,19 @@ export function valuesAt(value: unknown, path: string): unknown[] {
   return current;
 }
 
-/** Every link of a record: the path it sits at and the key it names (null links are not links). */
-export function linksOf(type: RecordType, record: CanonicalRecord): [string, string][] {
-  const links: [string, string][] = [];
-  for (const link of recordLinks[type]) {
+const codedLinks = new Map<RecordType, { path: string; code: number }[]>();
+
+/** Every link of a record: the code of the link it is (linkCode) and the key it names (null links are not links). */
+export function linksOf(type: RecordType, record: CanonicalRecord): [number, string][] {
+  let coded = codedLinks.get(type);
+  if (!coded) {
+    coded = recordLinks[type].map((link) => ({ path: link.path, code: linkCode(type, link.path) }));
+    codedLinks.set(type, coded);
+  }
+  const links: [number, string][] = [];
+  for (const link of coded) {
     for (const value of valuesAt(record, link.path)) {
-      if (typeof value === 'string') links.push([link.path, value]);
+      if (typeof value === 'string') links.push([link.code, value]);
     }
   }
   return links;
