@@ -82,6 +82,20 @@ describe('an import into an empty store', () => {
       sql`select length(description)::integer as length from organisations where reference = ${organisations[0]}`,
     );
     expect(long?.length).toBe(longDescription.length);
+    // The planner's statistics of every table written are gathered after the load (on two connections at once
+    // on a server), so the lists' estimates see the new rows; only analyze fills pg_stats.
+    const analysed = await queryRows<{ table: string }>(
+      imports.handle.db,
+      sql`select distinct tablename as table from pg_stats
+           where schemaname = 'public' and tablename in ('organisations', 'organisation_names', 'profiles', 'experiences')
+           order by 1`,
+    );
+    expect(analysed.map((row) => row.table)).toEqual([
+      'experiences',
+      'organisation_names',
+      'organisations',
+      'profiles',
+    ]);
 
     // The foreign keys are back: an alias of no organisation is refused.
     const refused = await imports.handle.db

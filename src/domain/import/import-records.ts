@@ -23,7 +23,7 @@ import {
   stageStoredLinks,
   writeBatch,
 } from '../../db/bulk/staging.ts';
-import type { DatabaseHandle } from '../../db/database.ts';
+import { type DatabaseHandle, queryRows } from '../../db/database.ts';
 import { typeOfFileName } from './parse-line.ts';
 import { type Line, readLines } from './read-lines.ts';
 import { defaultReadWorkers, ReadPool, type ReadRequest } from './read-pool.ts';
@@ -441,9 +441,39 @@ function touchedTables(types: Record<string, TypeCounts>): string[] {
  * records, and suggestions and saved searches read the tables themselves.
  */
 export async function refreshDerivedData(handle: DatabaseHandle, tables: readonly string[]): Promise<void> {
-  await handle.db.transaction(async (tx) => {
-    if (handle.driver.kind === 'postgres') await tx.execute(sql`set local statement_timeout = 0`);
-    if (tables.length > 0)
-      await tx.execute(sql.raw(`analyze ${[...tables, 'organisation_activity'].join(', ')}`));
-  });
+  if (tables.length === 0) return;
+  const analysed = [...tables, 'organisation_activity'];
+  // A server gathers the statistics on two connections at once, the tables shared out by size: analyze reads
+  // one table at a time on one core (bench/NOTES.md 43). The embedded store has one connection.
+  const groups = handle.driver.kind === 'postgres' ? await sharedBySize(handle, analysed, 2) : [analysed];
+  await Promise.all(
+    groups.map((group) =>
+      handle.db.transaction(async (tx) => {
+        if (handle.driver.kind === 'postgres') await tx.execute(sql`set local statement_timeout = 0`);
+        await tx.execute(sql.raw(`analyze ${group.join(', ')}`));
+      }),
+    ),
+  );
+}
+
+/** `tables` in `count` groups of about the same size on disk, the largest tables first. */
+async function sharedBySize(
+  handle: DatabaseHandle,
+  tables: readonly string[],
+  count: number,
+): Promise<string[][]> {
+  const sizes = await queryRows<{ name: string; bytes: number }>(
+    handle.db,
+    sql.raw(
+      `select name, pg_total_relation_size(to_regclass(name))::float8 as bytes
+         from unnest(array[${tables.map((table) => `'${table}'`).join(', ')}]) as t(name) order by 2 desc, 1`,
+    ),
+  );
+  const groups = Array.from({ length: count }, () => ({ tables: [] as string[], bytes: 0 }));
+  for (const { name, bytes } of sizes) {
+    const smallest = groups.reduce((a, b) => (b.bytes < a.bytes ? b : a));
+    smallest.tables.push(name);
+    smallest.bytes += Number(bytes);
+  }
+  return groups.map((group) => group.tables).filter((group) => group.length > 0);
 }
