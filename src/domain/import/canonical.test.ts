@@ -10,6 +10,7 @@ const event = {
   reference: 'E0000000-0000-4000-8000-00000000000E',
   event_type: 'funding',
   publish_date: '2025-03-10T03:48:00.94+02:00',
+  effective_date: '2025-02-18T16:23:18Z',
   organisation_reference: organisation,
   data: { value: 5_000_000, round: 'Series A', currency_code: 'EUR' },
   participants: [
@@ -38,7 +39,7 @@ describe('the canonical form of a record', () => {
       profile_reference: null,
       occupation_reference: null,
       move_type: null,
-      effective_date: null,
+      effective_date: '2025-02-18T16:23:18.000Z',
       acquirer_reference: null,
       acquiree_reference: null,
       deal_type: null,
@@ -62,6 +63,7 @@ describe('the canonical form of a record', () => {
       data: { currency_code: 'EUR', value: 5_000_000, round: 'Series A' },
       organisation_reference: organisation.toLowerCase(),
       publish_date: '2025-03-10T01:48:00.940Z',
+      effective_date: '2025-02-18T16:23:18.000Z',
       event_type: 'funding',
       reference: event.reference.toLowerCase(),
     };

@@ -11,6 +11,30 @@ export type CanonicalRecord = Record<string, unknown> & { type: RecordType; refe
 
 const timestampKeys = new Set(['publish_date', 'published_at', 'effective_date']);
 const singlePrecisionKeys = new Set(['confidence_score']);
+/** A date-time as toISOString gives it; the schema has checked that it is a day of the calendar. */
+const utcTimestamp = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+/** What the canonical form does with a field, by its name: the schemas' names are few, so each is looked at once. */
+type FieldKind = 'reference' | 'timestamp' | 'real' | 'given' | 'plain';
+const fieldKinds = new Map<string, FieldKind>();
+
+function kindOf(key: string): FieldKind {
+  let kind = fieldKinds.get(key);
+  if (kind === undefined) {
+    kind =
+      key.endsWith('reference') || key.endsWith('references')
+        ? 'reference'
+        : timestampKeys.has(key)
+          ? 'timestamp'
+          : singlePrecisionKeys.has(key)
+            ? 'real'
+            : key === 'data' || key === 'entries'
+              ? 'given'
+              : 'plain';
+    fieldKinds.set(key, kind);
+  }
+  return kind;
+}
 
 /** The shortest decimal that PostgreSQL prints for `value` stored as `real`. */
 export function singlePrecision(value: number): number {
@@ -31,7 +55,7 @@ const byKey =
   };
 
 /** How the lists of each record are ordered, and which field identifies an entry. */
-const listKeys: Record<string, string> = {
+const listKeys: [list: string, key: string][] = Object.entries({
   aliases: 'reference',
   tickers: 'reference',
   domains: 'reference',
@@ -41,7 +65,9 @@ const listKeys: Record<string, string> = {
   annotations: 'reference',
   industries: 'code',
   participants: 'profile_reference',
-};
+});
+const listOrders = new Map(listKeys.map(([, key]) => [key, byKey(key)]));
+const referenceLists = ['organisation_references', 'article_references'];
 
 /** `value` with the keys of every object in it sorted; the parts already sorted are returned as they are. */
 function sortedKeys(value: unknown): unknown {
@@ -75,19 +101,20 @@ function sortedKeys(value: unknown): unknown {
  */
 function normalise(value: unknown, key: string): unknown {
   if (value === null || value === undefined) return value;
+  const kind = kindOf(key);
   if (typeof value === 'string') {
-    if (key.endsWith('reference') || key.endsWith('references')) return value.toLowerCase();
-    if (timestampKeys.has(key)) return new Date(value).toISOString();
+    if (kind === 'reference') return value.toLowerCase();
+    if (kind === 'timestamp') return utcTimestamp.test(value) ? value : new Date(value).toISOString();
     return value;
   }
-  if (typeof value === 'number') return singlePrecisionKeys.has(key) ? singlePrecision(value) : value;
+  if (typeof value === 'number') return kind === 'real' ? singlePrecision(value) : value;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i += 1) value[i] = normalise(value[i], key);
     return value;
   }
   if (typeof value === 'object') {
     // Sorted (the order means nothing to jsonb) so that equal content gives equal JSON text, and so equal digests.
-    if (key === 'data' || key === 'entries') return sortedKeys(value);
+    if (kind === 'given') return sortedKeys(value);
     const object = value as Record<string, unknown>;
     for (const field of Object.keys(object)) {
       const inner = object[field];
@@ -109,19 +136,19 @@ export function canonicalRecord(
 ): { record: CanonicalRecord } | { reasons: string[] } {
   const record = normalise(Object.assign(parsed, { type }), '') as CanonicalRecord;
   const reasons: string[] = [];
-  for (const [list, key] of Object.entries(listKeys)) {
+  for (const [list, key] of listKeys) {
     const entries = record[list];
-    if (!Array.isArray(entries)) continue;
-    entries.sort(byKey(key));
+    if (!Array.isArray(entries) || entries.length < 2) continue;
+    entries.sort(listOrders.get(key));
     for (let i = 1; i < entries.length; i += 1) {
       if (entries[i][key] === entries[i - 1][key]) {
         reasons.push(`${list}: ${key} ${entries[i][key]} is listed twice`);
       }
     }
   }
-  for (const list of ['organisation_references', 'article_references']) {
+  for (const list of referenceLists) {
     const entries = record[list];
-    if (!Array.isArray(entries)) continue;
+    if (!Array.isArray(entries) || entries.length < 2) continue;
     entries.sort();
     for (let i = 1; i < entries.length; i += 1) {
       if (entries[i] === entries[i - 1]) reasons.push(`${list}: ${entries[i]} is listed twice`);
