@@ -8,7 +8,7 @@ export default defineConfig({
   // `isListType`/`instanceof` checks then fail across the two copies ("from another module or realm").
   resolve: { alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }] },
   test: {
-    include: ['src/**/*.test.ts', 'seeds/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'seeds/**/*.test.ts', 'bench/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     // Two files at a time, on either database: the embedded one admits one process at a time, so there each worker
     // gets its own copy of the seeded store (test/support/worker-stores.ts).

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
 import { repositoryRoot } from './dataset.ts';
+import { unusedStem } from './results-file.ts';
 
 /**
  * `npm run bench -- --import`: the import path at scale 10 on PostgreSQL, as ratios measured in one run.
@@ -156,7 +157,9 @@ export async function runImportBench(argv: string[]): Promise<void> {
       `(target ≥ ${targets.reimportSpeedup}), peak RSS ${result.peakRssMiB} MiB`,
   );
   await mkdir(values.out, { recursive: true });
-  const file = join(values.out, `${new Date().toISOString().slice(0, 10)}-import-scale${scale}.json`);
+  const suffix = `-import-scale${scale}.json`;
+  const stem = await unusedStem(values.out, new Date().toISOString().slice(0, 10), [suffix]);
+  const file = join(values.out, `${stem}${suffix}`);
   await writeFile(
     file,
     `${JSON.stringify({ ...result, measured: { ...measured, seed: measured.seed.map(({ stdout: _, ...run }) => run) } }, null, 2)}\n`,

@@ -21,6 +21,7 @@ import {
   type ScaleResult,
   type ScenarioResult,
 } from './report.ts';
+import { unusedStem } from './results-file.ts';
 import { sampleDatabase } from './samples.ts';
 import { createScenarios, type PeerContext, type PeerScenario } from './scenarios.ts';
 import { type BenchServer, buildServer, startServer } from './server.ts';
@@ -268,7 +269,10 @@ async function main() {
   }
 
   await mkdir(options.outDir, { recursive: true });
-  const date = results[0]!.startedAt.slice(0, 10);
+  const date = await unusedStem(options.outDir, results[0]!.startedAt.slice(0, 10), [
+    '.md',
+    ...results.map((result) => `-scale${result.scale}.json`),
+  ]);
   const written: string[] = [];
   for (const result of results) {
     const file = join(options.outDir, `${date}-scale${result.scale}.json`);
