@@ -65,24 +65,24 @@ export async function addSource(session: BulkSession, id: number, name: string):
  * unchanged, and staging it costs only its keys and links. One indexed lookup per chunk of records.
  */
 export async function dropKnownDocuments(session: BulkSession, rows: readonly StagedRow[]): Promise<void> {
-  const candidates = rows.filter((row) => row.digestOf !== undefined && row.document !== null);
+  const candidates = rows.flatMap((row) =>
+    row.digestOf !== undefined && row.document !== null ? [{ row, record: row.digestOf }] : [],
+  );
   if (candidates.length === 0) return;
-  const digests = candidates.map((row) => row.digestOf as NonNullable<StagedRow['digestOf']>);
   const known = await session.query<{ reference: string; type: string; digest: string }>(
     `select d.type, d.reference::text as reference, d.digest::text as digest
        from unnest($1::text[], $2::uuid[], $3::uuid[]) as c(type, reference, digest)
        join record_digests d on d.type = c.type and d.reference = c.reference and d.digest = c.digest`,
     [
-      digests.map((record) => record.type),
-      digests.map((record) => record.reference),
-      digests.map((record) => record.digest),
+      candidates.map(({ record }) => record.type),
+      candidates.map(({ record }) => record.reference),
+      candidates.map(({ record }) => record.digest),
     ],
   );
   if (known.length === 0) return;
   // By digest too: another line of the same reference with other content keeps its document (for the rejects file).
   const keys = new Set(known.map((row) => `${row.type} ${row.reference} ${row.digest}`));
-  for (const [index, row] of candidates.entries()) {
-    const record = digests[index] as NonNullable<StagedRow['digestOf']>;
+  for (const { row, record } of candidates) {
     if (keys.has(`${record.type} ${record.reference} ${record.digest}`)) row.document = null;
   }
 }
