@@ -110,12 +110,6 @@ const lookupChunkText = { known: 8 * 1024 * 1024, parsed: 1024 * 1024 };
 /** Chunks of lines handed to the read pool ahead of the one being staged. */
 const readAhead = 3;
 
-/** A line of the chunk being taken, and its digest once computed (only when the store keeps digests). */
-interface ChunkLine {
-  line: Line;
-  digest: string | null;
-}
-
 const emptyCounts = (): TypeCounts => ({ inserted: 0, updated: 0, unchanged: 0, deleted: 0, rejected: 0 });
 
 /**
@@ -157,13 +151,6 @@ export async function importRecords(
     // Lines parsed so far: the read pool starts once they are enough to pay for its threads, whatever the size of
     // the chunks (a chunk of 4 KB lines holds fewer than 500).
     let unreadLines = 0;
-    // Lines digested so far, which start the read pool in the same way.
-    let digestedLines = 0;
-    /** The read pool once `lines` are enough to pay for its threads, else null (the import's thread does the work). */
-    const poolFor = (lines: number): ReadPool | null => {
-      if (pool === null && readWorkers > 0 && lines >= lookupChunk.parsed) pool = new ReadPool(readWorkers);
-      return pool;
-    };
     // What decides whether the links of known lines are needed (see stageStoredLinks).
     let parsedRecords = 0;
     let deletions = 0;
@@ -214,17 +201,7 @@ export async function importRecords(
       // Lines are taken a chunk at a time: one lookup finds the lines the store knows, which are staged as the
       // records they stand for without being read; the others are parsed and validated (on the read pool's
       // threads once the import is large enough to pay for them) and staged in full, in the order of the lines.
-      let chunk: ChunkLine[] = [];
-      /** Sets the digest of each of `lines` that has a text. */
-      const digestLines = async (lines: ChunkLine[]) => {
-        const texts = lines.flatMap((entry) => ('text' in entry.line ? [entry] : []));
-        digestedLines += texts.length;
-        const digests = await (poolFor(digestedLines)?.digest(
-          texts.map((entry) => (entry.line as { text: string }).text),
-          defaultType,
-        ) ?? texts.map((entry) => lineDigestOf((entry.line as { text: string }).text, defaultType)));
-        for (const [i, entry] of texts.entries()) entry.digest = digests[i] ?? null;
-      };
+      let chunk: { line: Line; digest: string | null }[] = [];
       let chunkText = 0;
       let lastChunkKnown = false;
       let processing: Promise<void> = Promise.resolve();
@@ -233,15 +210,12 @@ export async function importRecords(
         const lines = chunk;
         chunk = [];
         chunkText = 0;
-        // The lines are digested (on the read pool once the import is large enough: the import's own thread is
-        // what bounds a re-import), then looked up beside the staging of the chunks before (on a connection of
-        // its own); the unknown lines are read once that is done, and this chunk staged after the ones before.
+        // The lookup runs beside the staging of the chunks before (on a connection of its own), the reading of
+        // the unknown lines once it is done, and the staging of this chunk after theirs, in the order of the lines.
         const lookup = digestsKept
-          ? digestLines(lines).then(() =>
-              findKnownLines(
-                session,
-                lines.flatMap((entry) => (entry.digest === null ? [] : [entry.digest])),
-              ),
+          ? findKnownLines(
+              session,
+              lines.flatMap((entry) => (entry.digest === null ? [] : [entry.digest])),
             )
           : Promise.resolve(new Map<string, KnownLine>());
         const reading = lookup.then((known) => {
@@ -252,9 +226,12 @@ export async function importRecords(
               : [],
           );
           unreadLines += unread.length;
-          const records =
-            poolFor(unreadLines)?.read(index, unread, defaultType) ??
-            unread.map(([number, text, digest]) => readRecord(index, number, text, defaultType, digest));
+          if (pool === null && readWorkers > 0 && unreadLines >= lookupChunk.parsed) {
+            pool = new ReadPool(readWorkers);
+          }
+          const records = pool
+            ? pool.read(index, unread, defaultType)
+            : unread.map(([number, text, digest]) => readRecord(index, number, text, defaultType, digest));
           return Promise.all([known, records] as const);
         });
         reading.catch(() => {});
@@ -314,7 +291,10 @@ export async function importRecords(
       };
       for await (const line of readLines(source.open())) {
         progress.read += 1;
-        chunk.push({ line, digest: null });
+        chunk.push({
+          line,
+          digest: digestsKept && 'text' in line ? lineDigestOf(line.text, defaultType) : null,
+        });
         if ('text' in line) chunkText += line.text.length;
         if (
           chunk.length >= (lastChunkKnown ? lookupChunk.known : lookupChunk.parsed) ||

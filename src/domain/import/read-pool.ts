@@ -1,10 +1,9 @@
 import { availableParallelism } from 'node:os';
 import { type ResourceLimits, Worker } from 'node:worker_threads';
-import { lineDigestOf, type ReadRecord, readRecord, type UnreadRecord } from './read-record.ts';
+import { type ReadRecord, readRecord, type UnreadRecord } from './read-record.ts';
 import type { RecordType } from './records.ts';
 
 export interface ReadRequest {
-  kind: 'read';
   id: number;
   /** The file's number in the import, and the type its name gives. */
   source: number;
@@ -16,19 +15,6 @@ export interface ReadRequest {
 export interface ReadResponse {
   id: number;
   records: (ReadRecord | UnreadRecord)[];
-}
-
-/** Lines to digest (lineDigestOf), for the lookup of the lines the store knows. */
-export interface DigestRequest {
-  kind: 'digest';
-  id: number;
-  defaultType: RecordType | null;
-  texts: string[];
-}
-
-export interface DigestResponse {
-  id: number;
-  digests: string[];
 }
 
 /** Worker threads for the reading when none is asked for: the cores beside the one the import runs on. */
@@ -62,7 +48,7 @@ export class ReadPool {
   private readonly workers: Worker[];
   private readonly waiting = new Map<
     number,
-    { resolve(response: ReadResponse | DigestResponse): void; reject(error: Error): void }
+    { resolve(records: ReadResponse['records']): void; reject(error: Error): void }
   >();
   private next = 0;
   private failure: Error | null = null;
@@ -72,8 +58,8 @@ export class ReadPool {
     const url = workerUrl();
     this.workers = Array.from({ length: size }, () => {
       const worker = new Worker(url, { resourceLimits: limits });
-      worker.on('message', (response: ReadResponse | DigestResponse) => {
-        this.waiting.get(response.id)?.resolve(response);
+      worker.on('message', (response: ReadResponse) => {
+        this.waiting.get(response.id)?.resolve(response.records);
         this.waiting.delete(response.id);
       });
       worker.on('error', (error) => this.fail(error));
@@ -90,39 +76,40 @@ export class ReadPool {
     lines: ReadRequest['lines'],
     defaultType: RecordType | null,
   ): Promise<ReadResponse['records']> {
+    const pieces: ReadRequest['lines'][] = [[]];
+    let text = 0;
+    for (const line of lines) {
+      if (text + line[1].length > requestText && (pieces.at(-1)?.length ?? 0) > 0) {
+        pieces.push([]);
+        text = 0;
+      }
+      pieces.at(-1)?.push(line);
+      text += line[1].length;
+    }
     const answers = await Promise.all(
       // Should a worker fail (a line whose records outgrow its heap), its lines are read here instead, and so is
       // every later request: the import goes on, slower, and loses no line.
-      pieces(lines, (line) => line[1].length).map((piece) =>
-        this.request({ kind: 'read', id: 0, source, defaultType, lines: piece })
-          .then((response) => (response as ReadResponse).records)
-          .catch(() =>
-            piece.map(([number, text, digest]) => readRecord(source, number, text, defaultType, digest)),
-          ),
+      pieces.map((piece) =>
+        this.request(source, piece, defaultType).catch(() =>
+          piece.map(([number, text, digest]) => readRecord(source, number, text, defaultType, digest)),
+        ),
       ),
     );
     return answers.flat();
   }
 
-  /** The digests of `texts` (lineDigestOf), read from a file of `defaultType`, in pieces as `read` sends them. */
-  async digest(texts: readonly string[], defaultType: RecordType | null): Promise<string[]> {
-    const answers = await Promise.all(
-      pieces(texts, (text) => text.length).map((piece) =>
-        this.request({ kind: 'digest', id: 0, defaultType, texts: piece })
-          .then((response) => (response as DigestResponse).digests)
-          .catch(() => piece.map((text) => lineDigestOf(text, defaultType))),
-      ),
-    );
-    return answers.flat();
-  }
-
-  private request(request: ReadRequest | DigestRequest): Promise<ReadResponse | DigestResponse> {
+  private request(
+    source: number,
+    lines: ReadRequest['lines'],
+    defaultType: RecordType | null,
+  ): Promise<ReadResponse['records']> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.next++;
-    const promise = new Promise<ReadResponse | DigestResponse>((resolve, reject) => {
+    const promise = new Promise<ReadResponse['records']>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
     });
-    this.workers[id % this.workers.length]?.postMessage({ ...request, id });
+    const request: ReadRequest = { id, source, defaultType, lines };
+    this.workers[id % this.workers.length]?.postMessage(request);
     return promise;
   }
 
@@ -136,19 +123,4 @@ export class ReadPool {
     for (const waiting of this.waiting.values()) waiting.reject(error);
     this.waiting.clear();
   }
-}
-
-/** `items` in consecutive pieces of at most `requestText` characters (a longer item alone in its piece). */
-function pieces<T>(items: readonly T[], length: (item: T) => number): T[][] {
-  const out: T[][] = [[]];
-  let text = 0;
-  for (const item of items) {
-    if (text + length(item) > requestText && (out.at(-1)?.length ?? 0) > 0) {
-      out.push([]);
-      text = 0;
-    }
-    out.at(-1)?.push(item);
-    text += length(item);
-  }
-  return out;
 }
