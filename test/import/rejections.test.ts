@@ -135,6 +135,48 @@ describe('every record that cannot be stored is rejected with its reasons', () =
     expect(summary.types.organisation?.inserted).toBe(1);
   });
 
+  it('reads lines the same way once the store keeps their digests, and knows them the next time', async () => {
+    // A stored record keeps its line's digest: from then on an import reads lines as bytes, decoding only those
+    // the store does not know.
+    const first = await writeRecords(join(imports.directory, 'kept.ndjson'), [organisation(newReference())]);
+    expect((await importFiles(imports.handle, [first])).summary.written).toBe(1);
+
+    const long = JSON.stringify(organisation(newReference(), { description: 'x'.repeat(1024 * 1024 + 10) }));
+    const stored = newReference();
+    const path = join(imports.directory, 'bytes-known.ndjson');
+    await writeFile(
+      path,
+      Buffer.concat([
+        Buffer.from(`${long}\n`),
+        Buffer.from('{"type":"organisation","name":"'),
+        Buffer.from([0xc3, 0x28]),
+        Buffer.from('"}\n'),
+        // Blank, with nothing but a no-break space.
+        Buffer.from('\u00a0\r\n'),
+        Buffer.from(`${JSON.stringify({ ...organisation(stored), name: 'Zürich Ré' })}\r\n`),
+      ]),
+    );
+    const expected = [
+      [1, [`the line is longer than 1 MiB (${Buffer.byteLength(long)} bytes)`]],
+      [2, ['the line is not valid UTF-8']],
+    ];
+    const once = await importFiles(imports.handle, [path]);
+    expect(once.rejects.map((r) => [r.line, r.reasons])).toEqual(expected);
+    expect(once.rejects[1]?.record_head).toBe('{"type":"organisation","name":"\ufffd("}');
+    expect(once.summary).toMatchObject({ rejected: 2, written: 1 });
+    expect(once.summary.types.organisation).toMatchObject({ inserted: 1, rejected: 0 });
+    const [row] = await queryRows<{ name: string }>(
+      imports.handle.db,
+      sql`select name from organisations where reference = ${stored}`,
+    );
+    expect(row?.name).toBe('Zürich Ré');
+
+    const again = await importFiles(imports.handle, [path]);
+    expect(again.rejects.map((r) => [r.line, r.reasons])).toEqual(expected);
+    expect(again.summary).toMatchObject({ rejected: 2, written: 0 });
+    expect(again.summary.types.organisation).toMatchObject({ inserted: 0, unchanged: 1 });
+  });
+
   it('accepts a byte-order mark, CRLF line ends and blank lines', async () => {
     const first = newReference();
     const second = newReference();

@@ -25,9 +25,9 @@ import {
 } from '../../db/bulk/staging.ts';
 import { type DatabaseHandle, queryRows } from '../../db/database.ts';
 import { typeOfFileName } from './parse-line.ts';
-import { type Line, readLines } from './read-lines.ts';
+import { decodeLine, type Line, readLines } from './read-lines.ts';
 import { defaultReadWorkers, ReadPool, type ReadRequest } from './read-pool.ts';
-import { lineDigestOf, readRecord } from './read-record.ts';
+import { lineDigestOf, lineDigestOfBytes, readRecord } from './read-record.ts';
 import { recordLinks, recordTypes } from './records.ts';
 import { type Rejection, RejectsFile, rejectionBody } from './rejects.ts';
 
@@ -101,10 +101,10 @@ const knownStagingChunk = 5_000;
  */
 const lookupChunk = { known: 10_000, parsed: stagingChunk };
 /**
- * At most this much line text (UTF-16 code units) per lookup, whatever the number of lines (a line may be 1 MiB):
- * less while the lines are parsed, since their records and documents are held until staged. At 4 Mi characters
- * the articles of a scale-10 export (4 KB a line) took the first import's peak RSS to 285-312 MiB, at 1 Mi to
- * 228-242 MiB (bench/NOTES.md 41).
+ * At most this much line text (UTF-16 code units, or bytes for a line not decoded) per lookup, whatever the number
+ * of lines (a line may be 1 MiB): less while the lines are parsed, since their records and documents are held until
+ * staged. At 4 Mi characters the articles of a scale-10 export (4 KB a line) took the first import's peak RSS to
+ * 285-312 MiB, at 1 Mi to 228-242 MiB (bench/NOTES.md 41).
  */
 const lookupChunkText = { known: 8 * 1024 * 1024, parsed: 1024 * 1024 };
 /** Chunks of lines handed to the read pool ahead of the one being staged. */
@@ -220,6 +220,12 @@ export async function importRecords(
           : Promise.resolve(new Map<string, KnownLine>());
         const reading = lookup.then((known) => {
           lastChunkKnown = known.size * 2 > lines.length;
+          // A line read as bytes (the store keeps digests) is decoded only now that it is not known.
+          for (const entry of lines) {
+            if ('encoded' in entry.line && !(entry.digest !== null && known.has(entry.digest))) {
+              entry.line = decodeLine(entry.line);
+            }
+          }
           const unread = lines.flatMap(({ line, digest }): ReadRequest['lines'] =>
             'text' in line && !(digest !== null && known.has(digest))
               ? [[line.number, line.text, digest]]
@@ -289,13 +295,20 @@ export async function importRecords(
         // At most a few chunks read ahead of the staging: their records are the memory the import holds.
         while (processed.length > readAhead) await processed.shift();
       };
-      for await (const line of readLines(source.open())) {
+      for await (const line of readLines(source.open(), { decode: !digestsKept })) {
         progress.read += 1;
         chunk.push({
           line,
-          digest: digestsKept && 'text' in line ? lineDigestOf(line.text, defaultType) : null,
+          digest: !digestsKept
+            ? null
+            : 'encoded' in line
+              ? lineDigestOfBytes(line.encoded, defaultType)
+              : 'text' in line
+                ? lineDigestOf(line.text, defaultType)
+                : null,
         });
         if ('text' in line) chunkText += line.text.length;
+        else if ('encoded' in line) chunkText += line.encoded.length;
         if (
           chunk.length >= (lastChunkKnown ? lookupChunk.known : lookupChunk.parsed) ||
           chunkText >= (lastChunkKnown ? lookupChunkText.known : lookupChunkText.parsed)

@@ -7,6 +7,8 @@ export const lineHeadBytes = 1024;
 
 export type Line =
   | { number: number; text: string }
+  /** A line not decoded yet (readLines with `decode: false`): see decodeLine. */
+  | { number: number; encoded: Buffer }
   | { number: number; error: 'too-long' | 'invalid-utf8'; head: string; bytes: number };
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -16,8 +18,15 @@ const lenientDecoder = new TextDecoder('utf-8');
  * The non-blank lines of a byte stream, numbered from 1. Holds at most one line of up to `maxLineBytes` (plus
  * one chunk of the stream): past that, only the line's first `lineHeadBytes` are kept and the rest is skipped
  * up to the next line end. A byte-order mark at the start and CR before LF are dropped.
+ *
+ * With `decode: false`, a line that holds a printable ASCII character (so is not blank) comes as its bytes, to be
+ * decoded only if needed: a re-import looks most lines up by the digest of their bytes and never needs their
+ * text, and holding 10,000 lines' texts per lookup kept the garbage collector copying them (bench/NOTES.md 44).
  */
-export async function* readLines(stream: Readable): AsyncGenerator<Line> {
+export async function* readLines(
+  stream: Readable,
+  options: { decode: boolean } = { decode: true },
+): AsyncGenerator<Line> {
   let parts: Buffer[] = [];
   let held = 0;
   let overflow: { head: Buffer; bytes: number } | null = null;
@@ -50,6 +59,10 @@ export async function* readLines(stream: Readable): AsyncGenerator<Line> {
       };
       return;
     }
+    if (!options.decode && hasVisibleAscii(bytes)) {
+      yield { number, encoded: bytes };
+      return;
+    }
     let text: string;
     try {
       text = decoder.decode(bytes);
@@ -67,7 +80,8 @@ export async function* readLines(stream: Readable): AsyncGenerator<Line> {
   }
 
   for await (const chunk of stream as AsyncIterable<Buffer | string>) {
-    let buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    // Undecoded lines outlive the loop (until their lookup): they are views of a copy the stream cannot reuse.
+    let buffer = typeof chunk === 'string' || !options.decode ? Buffer.from(chunk) : chunk;
     for (;;) {
       const end = buffer.indexOf(0x0a);
       if (end === -1) break;
@@ -90,4 +104,27 @@ export async function* readLines(stream: Readable): AsyncGenerator<Line> {
     }
   }
   if (overflow || held > 0) yield* finish(Buffer.alloc(0));
+}
+
+/** Whether `bytes` hold a printable ASCII character: such a line is not blank, without decoding it. */
+function hasVisibleAscii(bytes: Buffer): boolean {
+  for (let i = 0; i < bytes.length; i += 1) {
+    const byte = bytes[i] as number;
+    if (byte > 0x20 && byte < 0x7f) return true;
+  }
+  return false;
+}
+
+/** The text of an encoded line (see readLines), or the line rejected when it is not UTF-8. */
+export function decodeLine(line: { number: number; encoded: Buffer }): Line {
+  try {
+    return { number: line.number, text: decoder.decode(line.encoded) };
+  } catch {
+    return {
+      number: line.number,
+      error: 'invalid-utf8',
+      head: lenientDecoder.decode(line.encoded.subarray(0, lineHeadBytes)),
+      bytes: line.encoded.length,
+    };
+  }
 }

@@ -26,6 +26,23 @@ export function lineDigestOf(text: string, defaultType: RecordType | null): stri
   return asUuid(hash('md5', `${lineReading}\u0000${defaultType ?? ''}\u0000${text}`, 'hex'));
 }
 
+/** Where lineDigestOfBytes puts the reading's prefix and a line's bytes together, grown to the longest line. */
+let scratch = Buffer.alloc(0);
+
+/**
+ * lineDigestOf of a line's UTF-8 bytes, before they are decoded: the same digest, since a text is hashed as its
+ * UTF-8 bytes (but for a byte-order mark opening a line past the first, which decoding drops: such a line is
+ * parsed, then known by this digest).
+ */
+export function lineDigestOfBytes(bytes: Buffer, defaultType: RecordType | null): string {
+  const prefix = `${lineReading}\u0000${defaultType ?? ''}\u0000`;
+  const length = Buffer.byteLength(prefix) + bytes.length;
+  if (scratch.length < length) scratch = Buffer.allocUnsafe(Math.max(length, 64 * 1024));
+  const start = scratch.write(prefix, 0);
+  bytes.copy(scratch, start);
+  return asUuid(hash('md5', scratch.subarray(0, length), 'hex'));
+}
+
 /** A line read as a record to stage, in the COPY text the staging tables take (see staged-rows.ts). */
 export interface ReadRecord {
   ok: true;
