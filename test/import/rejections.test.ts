@@ -15,6 +15,24 @@ import {
 
 const imports = useImportStore('rejections');
 
+/** A line over 1 MiB, then one that is not UTF-8, and the rejections they get as lines 1 and 2. */
+function unreadableLines() {
+  const long = JSON.stringify(organisation(newReference(), { description: 'x'.repeat(1024 * 1024 + 10) }));
+  return {
+    long,
+    bytes: [
+      Buffer.from(`${long}\n`),
+      Buffer.from('{"type":"organisation","name":"'),
+      Buffer.from([0xc3, 0x28]),
+      Buffer.from('"}\n'),
+    ],
+    rejections: [
+      [1, [`the line is longer than 1 MiB (${Buffer.byteLength(long)} bytes)`]],
+      [2, ['the line is not valid UTF-8']],
+    ],
+  };
+}
+
 describe('every record that cannot be stored is rejected with its reasons', () => {
   it('names each reason, with the file and line, and stores the valid records', async () => {
     const good = newReference();
@@ -113,24 +131,15 @@ describe('every record that cannot be stored is rejected with its reasons', () =
   });
 
   it('rejects a line over 1 MiB and one that is not UTF-8, showing their first 1 KB', async () => {
-    const long = JSON.stringify(organisation(newReference(), { description: 'x'.repeat(1024 * 1024 + 10) }));
+    const { long, bytes, rejections } = unreadableLines();
     const reference = newReference();
     const path = join(imports.directory, 'bytes.ndjson');
     await writeFile(
       path,
-      Buffer.concat([
-        Buffer.from(`${long}\n`),
-        Buffer.from('{"type":"organisation","name":"'),
-        Buffer.from([0xc3, 0x28]),
-        Buffer.from('"}\n'),
-        Buffer.from(`${JSON.stringify(organisation(reference))}\n`),
-      ]),
+      Buffer.concat([...bytes, Buffer.from(`${JSON.stringify(organisation(reference))}\n`)]),
     );
     const { summary, rejects } = await importFiles(imports.handle, [path]);
-    expect(rejects.map((r) => [r.line, r.reasons])).toEqual([
-      [1, [`the line is longer than 1 MiB (${Buffer.byteLength(long)} bytes)`]],
-      [2, ['the line is not valid UTF-8']],
-    ]);
+    expect(rejects.map((r) => [r.line, r.reasons])).toEqual(rejections);
     expect(rejects[0]?.record_head).toBe(long.slice(0, 1024));
     expect(summary.types.organisation?.inserted).toBe(1);
   });
@@ -141,25 +150,18 @@ describe('every record that cannot be stored is rejected with its reasons', () =
     const first = await writeRecords(join(imports.directory, 'kept.ndjson'), [organisation(newReference())]);
     expect((await importFiles(imports.handle, [first])).summary.written).toBe(1);
 
-    const long = JSON.stringify(organisation(newReference(), { description: 'x'.repeat(1024 * 1024 + 10) }));
+    const { bytes, rejections: expected } = unreadableLines();
     const stored = newReference();
     const path = join(imports.directory, 'bytes-known.ndjson');
     await writeFile(
       path,
       Buffer.concat([
-        Buffer.from(`${long}\n`),
-        Buffer.from('{"type":"organisation","name":"'),
-        Buffer.from([0xc3, 0x28]),
-        Buffer.from('"}\n'),
+        ...bytes,
         // Blank, with nothing but a no-break space.
         Buffer.from('\u00a0\r\n'),
         Buffer.from(`${JSON.stringify({ ...organisation(stored), name: 'Zürich Ré' })}\r\n`),
       ]),
     );
-    const expected = [
-      [1, [`the line is longer than 1 MiB (${Buffer.byteLength(long)} bytes)`]],
-      [2, ['the line is not valid UTF-8']],
-    ];
     const once = await importFiles(imports.handle, [path]);
     expect(once.rejects.map((r) => [r.line, r.reasons])).toEqual(expected);
     expect(once.rejects[1]?.record_head).toBe('{"type":"organisation","name":"\ufffd("}');
