@@ -5,6 +5,7 @@ import { getTableColumns, getTableName } from 'drizzle-orm';
 import { toSnakeCase } from 'drizzle-orm/casing';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type postgres from 'postgres';
+import { copyField } from '../src/db/bulk/staged-rows.ts';
 import { openBulkConnection } from '../src/db/bulk-connection.ts';
 import type { DatabaseDriver } from '../src/db/database.ts';
 
@@ -35,8 +36,6 @@ function codecOf(table: PgTable): TableCodec {
   return codec;
 }
 
-const specialCharacters = /[\\\t\n\r]/;
-
 /** One field in COPY text format: `\N` for null, backslash escapes for the separators. */
 export function encodeCopyValue(value: unknown): string {
   if (value === null || value === undefined) return '\\N';
@@ -48,10 +47,7 @@ export function encodeCopyValue(value: unknown): string {
     return String(value);
   } else if (value instanceof Date) return value.toISOString();
   else text = JSON.stringify(value);
-  if (!specialCharacters.test(text)) return text;
-  return text.replace(/[\\\t\n\r]/g, (c) =>
-    c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r',
-  );
+  return copyField(text);
 }
 
 export interface TableChunk {

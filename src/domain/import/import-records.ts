@@ -28,7 +28,7 @@ import { typeOfFileName } from './parse-line.ts';
 import { decodeLine, type Line, readLines } from './read-lines.ts';
 import { defaultReadWorkers, ReadPool, type ReadRequest } from './read-pool.ts';
 import { lineDigestOf, lineDigestOfBytes, readRecord } from './read-record.ts';
-import { recordLinks, recordTypes } from './records.ts';
+import { type RecordType, recordLinks, recordTypes } from './records.ts';
 import { type Rejection, RejectsFile, rejectionBody } from './rejects.ts';
 
 export interface ImportSource {
@@ -109,6 +109,12 @@ const lookupChunk = { known: 10_000, parsed: stagingChunk };
 const lookupChunkText = { known: 8 * 1024 * 1024, parsed: 1024 * 1024 };
 /** Chunks of lines handed to the read pool ahead of the one being staged. */
 const readAhead = 3;
+
+/** A line's digest (lineDigestOf) as it was read, text or bytes; null for a line that could not be read. */
+function digestOfLine(line: Line, defaultType: RecordType | null): string | null {
+  if ('encoded' in line) return lineDigestOfBytes(line.encoded, defaultType);
+  return 'text' in line ? lineDigestOf(line.text, defaultType) : null;
+}
 
 const emptyCounts = (): TypeCounts => ({ inserted: 0, updated: 0, unchanged: 0, deleted: 0, rejected: 0 });
 
@@ -220,17 +226,13 @@ export async function importRecords(
           : Promise.resolve(new Map<string, KnownLine>());
         const reading = lookup.then((known) => {
           lastChunkKnown = known.size * 2 > lines.length;
-          // A line read as bytes (the store keeps digests) is decoded only now that it is not known.
+          const unread: ReadRequest['lines'] = [];
           for (const entry of lines) {
-            if ('encoded' in entry.line && !(entry.digest !== null && known.has(entry.digest))) {
-              entry.line = decodeLine(entry.line);
-            }
+            if (entry.digest !== null && known.has(entry.digest)) continue;
+            // A line read as bytes (the store keeps digests) is decoded only now that it is not known.
+            if ('encoded' in entry.line) entry.line = decodeLine(entry.line);
+            if ('text' in entry.line) unread.push([entry.line.number, entry.line.text, entry.digest]);
           }
-          const unread = lines.flatMap(({ line, digest }): ReadRequest['lines'] =>
-            'text' in line && !(digest !== null && known.has(digest))
-              ? [[line.number, line.text, digest]]
-              : [],
-          );
           unreadLines += unread.length;
           if (pool === null && readWorkers > 0 && unreadLines >= lookupChunk.parsed) {
             pool = new ReadPool(readWorkers);
@@ -299,13 +301,7 @@ export async function importRecords(
         progress.read += 1;
         chunk.push({
           line,
-          digest: !digestsKept
-            ? null
-            : 'encoded' in line
-              ? lineDigestOfBytes(line.encoded, defaultType)
-              : 'text' in line
-                ? lineDigestOf(line.text, defaultType)
-                : null,
+          digest: digestsKept ? digestOfLine(line, defaultType) : null,
         });
         if ('text' in line) chunkText += line.text.length;
         else if ('encoded' in line) chunkText += line.encoded.length;

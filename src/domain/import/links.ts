@@ -4,26 +4,21 @@ import { type RecordType, recordLinks } from './records.ts';
 
 /** A path's steps: the key at each, and whether its value is a list to spread. */
 type Steps = readonly { key: string; spread: boolean }[];
-const compiled = new Map<string, Steps>();
 
+/** The steps of a path of the form `$.a`, `$.a[*]`, `$.a[*].b.c` (the forms `recordLinks` uses). */
 function stepsOf(path: string): Steps {
-  let steps = compiled.get(path);
-  if (!steps) {
-    steps = path
-      .replace(/^\$\.?/, '')
-      .split('.')
-      .map((step) =>
-        step.endsWith('[*]') ? { key: step.slice(0, -3), spread: true } : { key: step, spread: false },
-      );
-    compiled.set(path, steps);
-  }
-  return steps;
+  return path
+    .replace(/^\$\.?/, '')
+    .split('.')
+    .map((step) =>
+      step.endsWith('[*]') ? { key: step.slice(0, -3), spread: true } : { key: step, spread: false },
+    );
 }
 
-/** The values at a path of the form `$.a`, `$.a[*]`, `$.a[*].b.c` (the forms `recordLinks` uses). */
-export function valuesAt(value: unknown, path: string): unknown[] {
+/** The values at the end of a path's steps (see stepsOf). */
+function valuesAlong(value: unknown, steps: Steps): unknown[] {
   let current: unknown[] = [value];
-  for (const { key, spread } of stepsOf(path)) {
+  for (const { key, spread } of steps) {
     const next: unknown[] = [];
     for (const item of current) {
       if (item === null || typeof item !== 'object') continue;
@@ -36,18 +31,18 @@ export function valuesAt(value: unknown, path: string): unknown[] {
   return current;
 }
 
-const codedLinks = new Map<RecordType, { path: string; code: number }[]>();
+const codedLinks = new Map<RecordType, { steps: Steps; code: number }[]>();
 
 /** Every link of a record: the code of the link it is (linkCode) and the key it names (null links are not links). */
 export function linksOf(type: RecordType, record: CanonicalRecord): [number, string][] {
   let coded = codedLinks.get(type);
   if (!coded) {
-    coded = recordLinks[type].map((link) => ({ path: link.path, code: linkCode(type, link.path) }));
+    coded = recordLinks[type].map((link) => ({ steps: stepsOf(link.path), code: linkCode(type, link.path) }));
     codedLinks.set(type, coded);
   }
   const links: [number, string][] = [];
   for (const link of coded) {
-    for (const value of valuesAt(record, link.path)) {
+    for (const value of valuesAlong(record, link.steps)) {
       if (typeof value === 'string') links.push([link.code, value]);
     }
   }

@@ -21,9 +21,12 @@ function digestOf(document: string): string {
  */
 const lineReading = 'orgraph-import-line-1';
 
+/** What a line digest covers before the line itself. */
+const linePrefix = (defaultType: RecordType | null) => `${lineReading}\u0000${defaultType ?? ''}\u0000`;
+
 /** md5 of a line's text as the import reads it from a file of `defaultType`, as a UUID (record_digests.line_digest). */
 export function lineDigestOf(text: string, defaultType: RecordType | null): string {
-  return asUuid(hash('md5', `${lineReading}\u0000${defaultType ?? ''}\u0000${text}`, 'hex'));
+  return asUuid(hash('md5', `${linePrefix(defaultType)}${text}`, 'hex'));
 }
 
 /** Where lineDigestOfBytes puts the reading's prefix and a line's bytes together, grown to the longest line. */
@@ -35,7 +38,7 @@ let scratch = Buffer.alloc(0);
  * parsed, then known by this digest).
  */
 export function lineDigestOfBytes(bytes: Buffer, defaultType: RecordType | null): string {
-  const prefix = `${lineReading}\u0000${defaultType ?? ''}\u0000`;
+  const prefix = linePrefix(defaultType);
   const length = Buffer.byteLength(prefix) + bytes.length;
   if (scratch.length < length) scratch = Buffer.allocUnsafe(Math.max(length, 64 * 1024));
   const start = scratch.write(prefix, 0);
