@@ -43,6 +43,7 @@ async function count(table: string): Promise<number> {
 describe('an import into an empty store', () => {
   const organisations = Array.from({ length: 600 }, () => newReference());
   const people = Array.from({ length: 600 }, () => newReference());
+  const deals = Array.from({ length: 3 }, () => newReference());
   // Long lines among many: each is read whole on a worker, beside the others.
   const longDescription = 'x'.repeat(900 * 1024);
 
@@ -57,12 +58,25 @@ describe('an import into an empty store', () => {
         experience(newReference(), reference, { organisation_reference: organisations[i] }),
       ),
       { type: 'experience', reference: newReference(), deleted: true },
+      ...deals.map((reference, i) => ({
+        type: 'event',
+        reference,
+        event_type: 'deal',
+        summary: `Deal ${i}`,
+        publish_date: '2025-07-01T12:00:00Z',
+        organisation_reference: organisations[i],
+        acquirer_reference: organisations[i],
+        acquiree_reference: organisations[i + 1],
+        deal_type: 'Acquisition',
+        deal_status: 'Completed',
+        participants: [{ profile_reference: people[i], role: 'adviser' }],
+      })),
     ];
     const path = await writeRecords(join(imports.directory, 'all.ndjson'), lines);
     const { summary, rejects } = await importFiles(imports.handle, [path]);
 
     expect(rejects).toEqual([]);
-    expect(summary).toMatchObject({ committed: true, initial_load: true, rejected: 0, written: 1_800 });
+    expect(summary).toMatchObject({ committed: true, initial_load: true, rejected: 0, written: 1_803 });
     expect(summary.types.organisation).toEqual({
       inserted: 600,
       updated: 0,
@@ -76,7 +90,18 @@ describe('an import into an empty store', () => {
     expect(await count('experiences')).toBe(600);
     // What triggers derive from the records, and the digests a re-import reads.
     expect(await count('organisation_names')).toBe(600);
-    expect(await count('record_digests')).toBe(1_800);
+    expect(await count('record_digests')).toBe(1_803);
+    expect(await count('event_participants')).toBe(3);
+    // The change log holds each new event once, as added, although its participants were stored after it.
+    const changes = await queryRows<{ reference: string; added: boolean }>(
+      imports.handle.db,
+      sql`select event_reference::text as reference, old_image is null as added from event_changes
+           where event_reference in (${sql.join(
+             deals.map((reference) => sql`${reference}::uuid`),
+             sql`, `,
+           )}) order by seq`,
+    );
+    expect(changes).toEqual(deals.map((reference) => ({ reference, added: true })));
     const [long] = await queryRows<{ length: number }>(
       imports.handle.db,
       sql`select length(description)::integer as length from organisations where reference = ${organisations[0]}`,
@@ -111,6 +136,17 @@ describe('an import into an empty store', () => {
     const again = await importFiles(imports.handle, [path]);
     expect(again.summary).toMatchObject({ initial_load: false, written: 0, rejected: 0 });
     expect(again.summary.types.organisation?.unchanged).toBe(600);
+
+    // The load kept its digests without the triggers that forget them; those are back: a write from elsewhere
+    // forgets its record's digest.
+    await imports.handle.db.execute(
+      sql`update organisations set name = 'Renamed elsewhere' where reference = ${organisations[5]}`,
+    );
+    const [kept] = await queryRows<{ n: number }>(
+      imports.handle.db,
+      sql`select count(*)::integer as n from record_digests where reference = ${organisations[5]}`,
+    );
+    expect(kept?.n).toBe(0);
   });
 
   it('goes batch by batch once the store holds a record', async () => {

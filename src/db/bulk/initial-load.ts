@@ -47,6 +47,13 @@ export async function loadIntoEmptyStore(
     return await session.transaction(async (tx) => {
       if (!(await locked(tx)) || (await holdsRecords(tx))) throw new NotEmpty();
       const restore = await suspendConstraintsAndIndexes(tx, loadedTables);
+      const forgetting = await tx.query<{ table_name: string; name: string }>(
+        `select t.tgrelid::regclass::text as table_name, t.tgname as name from pg_trigger t
+          where t.tgfoid = 'orgraph_forget_record_digest'::regproc and (t.tgtype & 4) <> 0
+            and t.tgrelid::regclass::text in (${loadedTables.map((table) => `'${table}'`).join(', ')})`,
+      );
+      for (const trigger of forgetting)
+        await tx.query(`alter table ${trigger.table_name} disable trigger ${trigger.name}`);
       // The records' own inserts keep the digests written below (see writeBatch).
       await tx.query(`select set_config('orgraph.keep_digests', 'on', true)`);
       for (const [type, statements] of Object.entries(initialWriteStatements) as [
@@ -60,6 +67,8 @@ export async function loadIntoEmptyStore(
         insert into record_digests (type, reference, digest, line_digest)
           select type, reference, digest, line_digest from import_staged where state = 'valid' and not deleted`);
       await tx.query(`select set_config('orgraph.keep_digests', 'off', true)`);
+      for (const trigger of forgetting)
+        await tx.query(`alter table ${trigger.table_name} enable trigger ${trigger.name}`);
       await restore();
       return true;
     });
