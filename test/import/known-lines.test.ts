@@ -120,6 +120,35 @@ describe('lines the store knows', () => {
     expect(again.summary.types.experience).toEqual({ ...zero, unchanged: 1 });
   });
 
+  it('are looked up chunk by chunk while the parsed lines before are being staged', {
+    timeout: 60_000,
+  }, async () => {
+    const known = Array.from({ length: 300 }, () => organisation(newReference()));
+    // Long enough that a COPY of a chunk's records fills the socket and waits for the server to drain it.
+    const description = 'A description long enough to fill the connection. '.repeat(40);
+    const fresh = Array.from({ length: 5_000 }, () => organisation(newReference(), { description }));
+    const first = await importFiles(imports.handle, [
+      await writeRecords(join(imports.directory, 'first.ndjson'), known),
+    ]);
+    expect(first.summary.written).toBe(300);
+
+    // Every chunk's lookup goes to the connection that is copying the records parsed from the chunks before, as
+    // in a large import into a store that keeps digests; the known lines come last.
+    const path = await writeRecords(join(imports.directory, 'more.ndjson'), [...fresh, ...known]);
+    const again = await importFiles(imports.handle, [path], { readWorkers: 1 });
+    expect(again.rejects).toEqual([]);
+    expect(again.summary.types.organisation).toEqual({ ...zero, inserted: 5_000, unchanged: 300 });
+    const [stored] = await rows<{ n: number }>(
+      imports.handle,
+      sql`select count(*)::integer as n from organisations
+           where reference in (${sql.join(
+             fresh.map((record) => sql`${record.reference}::uuid`),
+             sql`, `,
+           )})`,
+    );
+    expect(stored?.n).toBe(5_000);
+  });
+
   it('give the outcomes and rejects that parsing gives: links to records the import deletes, conflicting duplicates, bad lines', async () => {
     const g = smallGraph();
     const lines = g.records.map((record) => JSON.stringify(record));

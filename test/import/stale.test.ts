@@ -1,17 +1,17 @@
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
-import { confirmKnownBatches } from '../../src/db/bulk/staging.ts';
+import { confirmKnownLines } from '../../src/db/bulk/staging.ts';
 import { queryRows } from '../../src/db/database.ts';
 import { importFiles, newReference, organisation, useImportStore, writeRecords } from './support.ts';
 
 // Lets a test write to the store between the lookup of an import's known lines and their confirmation.
 vi.mock('../../src/db/bulk/staging.ts', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../../src/db/bulk/staging.ts')>();
-  return { ...actual, confirmKnownBatches: vi.fn(actual.confirmKnownBatches) };
+  return { ...actual, confirmKnownLines: vi.fn(actual.confirmKnownLines) };
 });
-const confirm = vi.mocked(confirmKnownBatches);
-const { confirmKnownBatches: confirmForReal } = await vi.importActual<
+const confirm = vi.mocked(confirmKnownLines);
+const { confirmKnownLines: confirmForReal } = await vi.importActual<
   typeof import('../../src/db/bulk/staging.ts')
 >('../../src/db/bulk/staging.ts');
 
@@ -26,15 +26,15 @@ describe('a line the store knows', () => {
     );
     expect((await importFiles(imports.handle, [path])).summary.written).toBe(3);
 
-    confirm.mockImplementationOnce(async (session, type, batches) => {
+    confirm.mockImplementationOnce(async (session, type) => {
       // Another writer renames one of the organisations after its line was found known (its digest is forgotten).
       await imports.handle.db.execute(
         sql`update organisations set name = 'Renamed elsewhere' where reference = ${references[1]}`,
       );
-      return confirmForReal(session, type, batches);
+      return confirmForReal(session, type);
     });
     const during = await importFiles(imports.handle, [path]);
-    expect(confirm).toHaveBeenCalledWith(expect.anything(), 'organisation', [0]);
+    expect(confirm).toHaveBeenCalledWith(expect.anything(), 'organisation');
     expect(during.summary.types.organisation).toEqual({
       inserted: 0,
       updated: 0,

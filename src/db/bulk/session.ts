@@ -11,11 +11,6 @@ export interface BulkSession {
   query<Row = Record<string, unknown>>(statement: string, parameters?: unknown[]): Promise<Row[]>;
   /** Loads rows in PostgreSQL's COPY text format (one line per row, tab-separated). */
   copy(table: string, columns: readonly string[], text: string): Promise<void>;
-  /**
-   * Runs a read on a second connection of the session, which does not wait for a COPY in flight on the first; it
-   * sees what is committed, not the session's temporary tables. The same connection on the embedded database.
-   */
-  readAside<Row = Record<string, unknown>>(statement: string, parameters: unknown[]): Promise<Row[]>;
   /** Runs `work` in one transaction on this session; commits when it resolves, rolls back when it throws. */
   transaction<T>(work: (session: BulkSession) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -42,28 +37,22 @@ export async function openBulkSession(driver: DatabaseDriver, applicationName: s
     maintenance_work_mem: '256MB',
   };
   const sql = openBulkConnection(driver.client, settings);
-  let aside: postgres.Sql | null = null;
-  const readAside = async <Row>(statement: string, parameters: unknown[]) => {
-    aside ??= openBulkConnection(driver.client, settings);
-    return (await aside.unsafe(
-      statement,
-      parameters as postgres.ParameterOrJSON<never>[],
-    )) as unknown as Row[];
-  };
-  return postgresSession(sql, readAside, async () => {
-    await Promise.all([sql.end({ timeout: 5 }), aside?.end({ timeout: 5 })]);
+  return postgresSession(sql, async () => {
+    await sql.end({ timeout: 5 });
   });
 }
 
 function postgresSession(
   sql: postgres.Sql | postgres.TransactionSql,
-  readAside: BulkSession['readAside'],
   close: () => Promise<void>,
 ): BulkSession {
+  // The driver sends a statement as soon as it is asked for, behind those in flight: one asked for while a COPY is
+  // taking its rows would reach the server inside the COPY, which fails it. Statements wait for the COPY instead.
+  let copying: Promise<unknown> = Promise.resolve();
   const session: BulkSession = {
     kind: 'postgres',
-    readAside,
     async query<Row>(statement: string, parameters: unknown[] = []) {
+      await copying;
       // Without parameters, the simple protocol, which also takes several statements at once.
       if (parameters.length === 0) return (await sql.unsafe(statement).simple()) as unknown as Row[];
       return (await sql.unsafe(
@@ -72,12 +61,17 @@ function postgresSession(
       )) as unknown as Row[];
     },
     async copy(table, columns, text) {
-      const stream = await sql.unsafe(`copy ${table} (${columns.join(', ')}) from stdin`).writable();
-      await pipeline(Readable.from([text]), stream);
+      await copying;
+      const copied = (async () => {
+        const stream = await sql.unsafe(`copy ${table} (${columns.join(', ')}) from stdin`).writable();
+        await pipeline(Readable.from([text]), stream);
+      })();
+      copying = copied.catch(() => {});
+      await copied;
     },
     async transaction(work) {
       if (!('begin' in sql)) return work(session);
-      return (await sql.begin((tx) => work(postgresSession(tx, readAside, async () => {})))) as never;
+      return (await sql.begin((tx) => work(postgresSession(tx, async () => {})))) as never;
     },
     close,
   };
@@ -92,9 +86,6 @@ function pgliteSession(client: PGlite | PgliteTransaction, close: () => Promise<
         const results = await client.exec(statement);
         return (results.at(-1)?.rows ?? []) as Row[];
       }
-      return (await client.query<Row>(statement, parameters)).rows;
-    },
-    async readAside<Row>(statement: string, parameters: unknown[]) {
       return (await client.query<Row>(statement, parameters)).rows;
     },
     async copy(table, columns, text) {

@@ -40,6 +40,7 @@ export async function createStaging(session: BulkSession): Promise<void> {
       line bigint not null, deleted boolean not null, doc jsonb, digest uuid not null,
       line_digest uuid not null, known_line boolean not null default false, state text not null default 'valid', reasons text[] not null default '{}', batch integer
     );
+    alter table import_staged alter column doc set storage external;
     create temporary table import_keys (kind text not null, key text not null, id bigint not null);
     create temporary table import_outcomes (
       id bigint primary key, type text not null, batch integer, outcome text not null,
@@ -95,35 +96,60 @@ export async function anyDigestsKept(session: BulkSession): Promise<boolean> {
   return Boolean(row?.kept);
 }
 
-export interface KnownLine {
-  type: StoredRecordType;
-  reference: string;
-  digest: string;
+/** The lines of a chunk to look up in the store: each one's number in its file and its digest (lineDigestOf). */
+export interface LinesToLookUp {
+  /** The file's number in the import. */
+  source: number;
+  /** How many lines the import read before this file's first: a line's place in the import is this plus its number. */
+  linesBefore: number;
+  batchSize: number;
+  lines: ReadonlyArray<{ number: number; digest: string }>;
 }
 
 /**
- * The records the store keeps as imported from lines of these digests and unchanged since (record_digests), by
- * line digest: one indexed lookup for a chunk of lines, before any of them is parsed.
+ * Stages, in one statement, the lines of a chunk that the store knows: those it stored or confirmed a record from
+ * (record_digests) unchanged since, each staged as that record without its document and without being parsed.
+ * Returns how many it staged, and the numbers of the lines it did not know, which are to be parsed. Known lines go
+ * in batches of their own, numbered below zero by their place in the import (`-1 - place / batchSize`), so that a
+ * batch of a type holds at most `batchSize` of them and never a parsed record: such batches are only confirmed
+ * (confirmKnownLines), never written. The lines' digests travel as one text, and only the unknown lines come back.
  */
-export async function findKnownLines(
+export async function stageKnownLines(
   session: BulkSession,
-  lineDigests: readonly string[],
-): Promise<Map<string, KnownLine>> {
-  const known = new Map<string, KnownLine>();
-  if (lineDigests.length === 0) return known;
-  // Beside the session's COPY in flight, so that the lookup of the next chunk does not wait for it.
-  const rows = await session.readAside<{
-    line_digest: string;
-    type: StoredRecordType;
-    reference: string;
-    digest: string;
-  }>(
-    `select line_digest::text as line_digest, type, reference::text as reference, digest::text as digest
-       from record_digests where line_digest = any($1::uuid[])`,
-    [lineDigests],
+  chunk: LinesToLookUp,
+): Promise<{ known: number; unknown: Set<number> }> {
+  if (chunk.lines.length === 0) return { known: 0, unknown: new Set() };
+  let digests = '';
+  let numbers = '';
+  for (const [index, line] of chunk.lines.entries()) {
+    digests += index === 0 ? line.digest : `,${line.digest}`;
+    numbers += index === 0 ? String(line.number) : `,${line.number}`;
+  }
+  const [row] = await session.query<{ known: number; unknown: string }>(
+    `with chunk as (
+       select c.line_digest, c.line
+         from unnest(string_to_array($1, ',')::uuid[], string_to_array($2, ',')::bigint[]) as c(line_digest, line)
+     ), known as (
+       -- The array keeps the probes to the index: joined to the chunk alone, the planner read all of it.
+       select distinct on (c.line) c.line, c.line_digest, d.type, d.reference, d.digest
+         from record_digests d join chunk c on c.line_digest = d.line_digest
+        where d.line_digest = any(string_to_array($1, ',')::uuid[])
+        order by c.line
+     ), staged as (
+       insert into import_staged (batch, id, type, reference, source, line, deleted, digest, line_digest, known_line)
+       select -1 - ($4::bigint + k.line) / $5::bigint, $3::bigint * ${2 ** 32} + k.line, k.type, k.reference,
+              $3::integer, k.line, false, k.digest, k.line_digest, true
+         from known k
+       returning 1
+     )
+     select (select count(*) from staged)::integer as known,
+            (select coalesce(string_agg(c.line::text, ','), '') from chunk c
+              where c.line not in (select k.line from known k)) as unknown`,
+    [digests, numbers, chunk.source, chunk.linesBefore, chunk.batchSize],
   );
-  for (const row of rows) known.set(row.line_digest, row);
-  return known;
+  const unknown = new Set<number>();
+  if (row?.unknown) for (const number of row.unknown.split(',')) unknown.add(Number(number));
+  return { known: Number(row?.known ?? 0), unknown };
 }
 
 /**
@@ -179,13 +205,20 @@ export async function stageStoredLinks(session: BulkSession, options: { links: b
   }
 }
 
+/**
+ * Indexes the staged records by batch, for an import stored batch by batch (an initial load reads them by type).
+ * Once per import; a no-op after the first.
+ */
+export async function indexBatches(session: BulkSession): Promise<void> {
+  await session.query('create index if not exists import_staged_type_batch on import_staged (type, batch)');
+}
+
 /** Indexes the staging tables once they are full, and marks repeated references. */
 export async function settleDuplicates(session: BulkSession): Promise<void> {
   // The key is built once the table is full rather than kept up at each COPY.
   await session.query(`
     alter table import_staged add primary key (id);
     create index on import_staged (type, reference);
-    create index on import_staged (type, batch);
     create index on import_keys (kind, key);
     create index on import_keys (id);
     create index on import_links (link);
@@ -337,22 +370,18 @@ export async function classifyBatch(
 const staleReason = `'the stored record changed while this import ran: import it again'::text`;
 
 /**
- * Confirms batches that hold only lines the store knows: each record is unchanged while the store keeps its
- * digest (a kept digest vouches for the record's rows, its main row included, since deleting that row forgets
- * it), and is rejected as stale where another writer changed it since its line was looked up. Nothing is written
- * for them, so they get no outcome rows: {@link countOutcomes} counts them as unchanged.
+ * Rejects, as stale, the records of `type` staged from lines the store knows (stageKnownLines) whose digest the
+ * store no longer keeps: another writer changed the record since its line was looked up. One statement for all
+ * of them, outside any batch's transaction. The rest are unchanged (a kept digest vouches for the record's rows, its
+ * main row included, since deleting that row forgets it); nothing is written for them, so they get no outcome rows:
+ * {@link countOutcomes} counts them as unchanged.
  */
-export async function confirmKnownBatches(
-  session: BulkSession,
-  type: StoredRecordType,
-  batches: readonly number[],
-): Promise<void> {
+export async function confirmKnownLines(session: BulkSession, type: StoredRecordType): Promise<void> {
   await session.query(
     `update import_staged s set state = 'rejected', reasons = s.reasons || ${staleReason}
-      where s.type = '${type}' and s.state = 'valid' and s.batch = any($1::integer[])
+      where s.type = '${type}' and s.state = 'valid' and s.known_line
         and not exists (
           select 1 from record_digests d where d.type = '${type}' and d.reference = s.reference and d.digest = s.digest)`,
-    [batches],
   );
 }
 

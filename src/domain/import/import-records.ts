@@ -3,22 +3,21 @@ import { sql } from 'drizzle-orm';
 import { storedTables } from '../../db/bulk/documents.ts';
 import { loadIntoEmptyStore } from '../../db/bulk/initial-load.ts';
 import { type BulkSession, openBulkSession } from '../../db/bulk/session.ts';
-import { stagedRowHead } from '../../db/bulk/staged-rows.ts';
 import {
   addSource,
   anyDigestsKept,
   classifyBatch,
-  confirmKnownBatches,
+  confirmKnownLines,
   countOutcomes,
   createStaging,
   dropKnownDocuments,
   dropStaging,
-  findKnownLines,
-  type KnownLine,
+  indexBatches,
   rejectedRecords,
   resolveLinks,
   type StagedRow,
   settleDuplicates,
+  stageKnownLines,
   stageRows,
   stageStoredLinks,
   writeBatch,
@@ -89,11 +88,6 @@ export interface ImportSummary {
  */
 const stagingChunk = 500;
 /**
- * Records per COPY when they carry no document (lines the store knows): each holds a few short strings, and each
- * statement costs a round trip to the database, which on a busy machine is most of an unchanged re-import.
- */
-const knownStagingChunk = 5_000;
-/**
  * Lines per lookup of their digests (one statement, an index probe per line): many while the lines are known
  * (staged without parsing, they cost little memory, and each statement costs PostgreSQL about as much as the rows
  * of 5,000 lines: bench/NOTES.md 42), few while they are parsed (their records are the memory
@@ -161,11 +155,11 @@ export async function importRecords(
     let parsedRecords = 0;
     let deletions = 0;
     let parsedOrganisations = 0;
-    // Batches are numbered per type as records are staged: one file per type makes each a run of lines.
+    // Batches of parsed records are numbered per type as they are staged: one file per type makes each a run of
+    // lines. Known lines have batches of their own (stageKnownLines).
     const staged = new Map<string, number>();
-    // The batches of each type that hold a parsed record (the others hold lines the store knows, and only those).
-    const parsedBatches = new Map<string, Set<number>>();
     for (const [index, source] of sources.entries()) {
+      const linesBefore = progress.read;
       await addSource(session, index, source.name);
       const defaultType = typeOfFileName(source.name);
       let pending: StagedRow[] = [];
@@ -188,16 +182,11 @@ export async function importRecords(
           : stageRows(session, rows, keys, links);
         inflight.catch(() => {});
       };
-      /** The batch the next record of `type` goes in; notes the batches that hold a parsed record. */
-      const batchOf = (type: string, parsed: boolean): number => {
+      /** The batch the next parsed record of `type` goes in. */
+      const batchOf = (type: string): number => {
         const ordinal = staged.get(type) ?? 0;
         staged.set(type, ordinal + 1);
-        const batch = Math.floor(ordinal / batchSize);
-        if (parsed) {
-          const batches = parsedBatches.get(type) ?? new Set<number>();
-          parsedBatches.set(type, batches.add(batch));
-        }
-        return batch;
+        return Math.floor(ordinal / batchSize);
       };
       const reject = async (type: string, rejection: Omit<Rejection, 'source'>) => {
         countsOf(type).rejected += 1;
@@ -216,19 +205,26 @@ export async function importRecords(
         const lines = chunk;
         chunk = [];
         chunkText = 0;
-        // The lookup runs beside the staging of the chunks before (on a connection of its own), the reading of
-        // the unknown lines once it is done, and the staging of this chunk after theirs, in the order of the lines.
+        // The known lines are staged by the lookup itself, in the session's order after the chunks before; the
+        // unknown lines are read once it is done, and staged after the chunks before, in the order of the lines.
         const lookup = digestsKept
-          ? findKnownLines(
-              session,
-              lines.flatMap((entry) => (entry.digest === null ? [] : [entry.digest])),
-            )
-          : Promise.resolve(new Map<string, KnownLine>());
-        const reading = lookup.then((known) => {
-          lastChunkKnown = known.size * 2 > lines.length;
+          ? stageKnownLines(session, {
+              source: index,
+              linesBefore,
+              batchSize,
+              lines: lines.flatMap((entry) =>
+                entry.digest === null ? [] : [{ number: entry.line.number, digest: entry.digest }],
+              ),
+            })
+          : Promise.resolve(null);
+        /** Whether a line was staged by the lookup. */
+        const isKnown = (entry: (typeof lines)[number], found: { unknown: Set<number> } | null) =>
+          found !== null && entry.digest !== null && !found.unknown.has(entry.line.number);
+        const reading = lookup.then((found) => {
+          lastChunkKnown = (found?.known ?? 0) * 2 > lines.length;
           const unread: ReadRequest['lines'] = [];
           for (const entry of lines) {
-            if (entry.digest !== null && known.has(entry.digest)) continue;
+            if (isKnown(entry, found)) continue;
             // A line read as bytes (the store keeps digests) is decoded only now that it is not known.
             if ('encoded' in entry.line) entry.line = decodeLine(entry.line);
             if ('text' in entry.line) unread.push([entry.line.number, entry.line.text, entry.digest]);
@@ -240,13 +236,14 @@ export async function importRecords(
           const records = pool
             ? pool.read(index, unread, defaultType)
             : unread.map(([number, text, digest]) => readRecord(index, number, text, defaultType, digest));
-          return Promise.all([known, records] as const);
+          return Promise.all([found, records] as const);
         });
         reading.catch(() => {});
         processing = processing.then(async () => {
-          const [known, records] = await reading;
+          const [found, records] = await reading;
           let next = 0;
-          for (const { line, digest } of lines) {
+          for (const entry of lines) {
+            const { line } = entry;
             if ('error' in line) {
               const reason =
                 line.error === 'too-long'
@@ -255,21 +252,8 @@ export async function importRecords(
               await reject('unknown', { line: line.number, record_head: line.head, reasons: [reason] });
               continue;
             }
-            const stored = digest === null ? undefined : known.get(digest);
-            if (stored) {
+            if (isKnown(entry, found)) {
               knownLines += 1;
-              const head = stagedRowHead({
-                source: index,
-                line: line.number,
-                type: stored.type,
-                reference: stored.reference,
-                deleted: false,
-                digest: stored.digest,
-                lineDigest: digest as string,
-                knownLine: true,
-              });
-              pending.push({ head: `${batchOf(stored.type, false)}\t${head}`, document: null });
-              if (pending.length >= knownStagingChunk) await flush();
               continue;
             }
             const record = records[next++];
@@ -279,7 +263,7 @@ export async function importRecords(
               continue;
             }
             pending.push({
-              head: `${batchOf(record.type, true)}\t${record.head}`,
+              head: `${batchOf(record.type)}\t${record.head}`,
               document: record.document,
               digestOf: record.deleted ? undefined : record,
             });
@@ -289,7 +273,7 @@ export async function importRecords(
             parsedRecords += 1;
             if (record.deleted) deletions += 1;
             else if (record.type === 'organisation') parsedOrganisations += 1;
-            if (pendingDocuments >= stagingChunk || pending.length >= knownStagingChunk) await flush();
+            if (pendingDocuments >= stagingChunk) await flush();
           }
         });
         processing.catch(() => {});
@@ -338,18 +322,13 @@ export async function importRecords(
       report();
       const batches = new Map([...staged].map(([type, count]) => [type, Math.ceil(count / batchSize)]));
       const writeAll = async (writer: BulkSession) => {
+        await indexBatches(writer);
         for (const type of recordTypes) {
-          const count = batches.get(type) ?? 0;
-          // A batch of known lines only has nothing to write: one statement classifies all such batches of the
-          // type (finding any record another writer changed since its line was looked up), outside any transaction.
-          const parsedHere = parsedBatches.get(type);
-          const knownOnly = Array.from({ length: count }, (_, batch) => batch).filter(
-            (batch) => !parsedHere?.has(batch),
-          );
           progress.type = type;
-          if (knownOnly.length > 0) await confirmKnownBatches(writer, type, knownOnly);
-          for (let batch = 0; batch < count; batch += 1) {
-            if (!parsedHere?.has(batch)) continue;
+          // Known lines have nothing to write: one statement confirms them all (finding any record another writer
+          // changed since its line was looked up), outside any transaction.
+          if (knownLines > 0) await confirmKnownLines(writer, type);
+          for (let batch = 0; batch < (batches.get(type) ?? 0); batch += 1) {
             const write = async (tx: BulkSession) => {
               await classifyBatch(tx, type, batch);
               return writeBatch(tx, type, batch);
