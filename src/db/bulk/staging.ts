@@ -100,19 +100,15 @@ export async function anyDigestsKept(session: BulkSession): Promise<boolean> {
 export interface LinesToLookUp {
   /** The file's number in the import. */
   source: number;
-  /** How many lines the import read before this file's first: a line's place in the import is this plus its number. */
-  linesBefore: number;
-  batchSize: number;
   lines: ReadonlyArray<{ number: number; digest: string }>;
 }
 
 /**
  * Stages, in one statement, the lines of a chunk that the store knows: those it stored or confirmed a record from
  * (record_digests) unchanged since, each staged as that record without its document and without being parsed.
- * Returns how many it staged, and the numbers of the lines it did not know, which are to be parsed. Known lines go
- * in batches of their own, numbered below zero by their place in the import (`-1 - place / batchSize`), so that a
- * batch of a type holds at most `batchSize` of them and never a parsed record: such batches are only confirmed
- * (confirmKnownLines), never written. The lines' digests travel as one text, and only the unknown lines come back.
+ * Returns how many it staged, and the numbers of the lines it did not know, which are to be parsed. Known lines are
+ * in no batch: they are only confirmed (confirmKnownLines), never written. The lines' digests travel as one text,
+ * and only the unknown lines come back.
  */
 export async function stageKnownLines(
   session: BulkSession,
@@ -136,16 +132,16 @@ export async function stageKnownLines(
         where d.line_digest = any(string_to_array($1, ',')::uuid[])
         order by c.line
      ), staged as (
-       insert into import_staged (batch, id, type, reference, source, line, deleted, digest, line_digest, known_line)
-       select -1 - ($4::bigint + k.line) / $5::bigint, $3::bigint * ${2 ** 32} + k.line, k.type, k.reference,
-              $3::integer, k.line, false, k.digest, k.line_digest, true
+       insert into import_staged (id, type, reference, source, line, deleted, digest, line_digest, known_line)
+       select $3::bigint * ${2 ** 32} + k.line, k.type, k.reference, $3::integer, k.line, false, k.digest,
+              k.line_digest, true
          from known k
        returning 1
      )
      select (select count(*) from staged)::integer as known,
             (select coalesce(string_agg(c.line::text, ','), '') from chunk c
               where c.line not in (select k.line from known k)) as unknown`,
-    [digests, numbers, chunk.source, chunk.linesBefore, chunk.batchSize],
+    [digests, numbers, chunk.source],
   );
   const unknown = new Set<number>();
   if (row?.unknown) for (const number of row.unknown.split(',')) unknown.add(Number(number));

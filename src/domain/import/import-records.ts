@@ -156,10 +156,9 @@ export async function importRecords(
     let deletions = 0;
     let parsedOrganisations = 0;
     // Batches of parsed records are numbered per type as they are staged: one file per type makes each a run of
-    // lines. Known lines have batches of their own (stageKnownLines).
+    // lines. Known lines are in no batch (stageKnownLines).
     const staged = new Map<string, number>();
     for (const [index, source] of sources.entries()) {
-      const linesBefore = progress.read;
       await addSource(session, index, source.name);
       const defaultType = typeOfFileName(source.name);
       let pending: StagedRow[] = [];
@@ -210,8 +209,6 @@ export async function importRecords(
         const lookup = digestsKept
           ? stageKnownLines(session, {
               source: index,
-              linesBefore,
-              batchSize,
               lines: lines.flatMap((entry) =>
                 entry.digest === null ? [] : [{ number: entry.line.number, digest: entry.digest }],
               ),
