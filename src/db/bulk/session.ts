@@ -9,8 +9,12 @@ import type { DatabaseDriver } from '../database.ts';
 export interface BulkSession {
   kind: DatabaseDriver['kind'];
   query<Row = Record<string, unknown>>(statement: string, parameters?: unknown[]): Promise<Row[]>;
-  /** Loads rows in PostgreSQL's COPY text format (one line per row, tab-separated). */
-  copy(table: string, columns: readonly string[], text: string): Promise<void>;
+  /** Loads rows in PostgreSQL's COPY text format (one line per row, tab-separated), whole or in UTF-8 parts. */
+  copy(
+    table: string,
+    columns: readonly string[],
+    text: string | readonly Uint8Array<ArrayBuffer>[],
+  ): Promise<void>;
   /** Runs `work` in one transaction on this session; commits when it resolves, rolls back when it throws. */
   transaction<T>(work: (session: BulkSession) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -64,12 +68,13 @@ function postgresSession(
       await copying;
       const copied = (async () => {
         const stream = await sql.unsafe(`copy ${table} (${columns.join(', ')}) from stdin`).writable();
-        await pipeline(Readable.from([text]), stream);
+        await pipeline(Readable.from(typeof text === 'string' ? [text] : text), stream);
       })();
       copying = copied.catch(() => {});
       await copied;
     },
     async transaction(work) {
+      await copying;
       if (!('begin' in sql)) return work(session);
       return (await sql.begin((tx) => work(postgresSession(tx, async () => {})))) as never;
     },
@@ -90,7 +95,7 @@ function pgliteSession(client: PGlite | PgliteTransaction, close: () => Promise<
     },
     async copy(table, columns, text) {
       await client.query(`copy ${table} (${columns.join(', ')}) from '/dev/blob'`, [], {
-        blob: new Blob([text]),
+        blob: new Blob(typeof text === 'string' ? [text] : [...text]),
       });
     },
     async transaction(work) {

@@ -12,18 +12,11 @@ import { writeStatements } from './write-records.ts';
  * `absent` (a deletion of a record not stored).
  */
 
-/** A record to stage: its row of import_staged in COPY text (see staged-rows.ts), the document apart. */
-export interface StagedRow {
-  /** The row up to its document: the batch (the write transaction it goes in, numbered per type), then stagedRowHead. */
-  head: string;
-  /**
-   * The canonical document in COPY text; null when none is staged: a line the store knows (it stored or confirmed
-   * this record from the same line, unchanged since), or a record the store keeps with the same digest, so that
-   * an unchanged record costs no document in the staging table (the bulk of an unchanged re-import).
-   */
-  document: string | null;
-  /** For a parsed record that is no deletion, what {@link dropKnownDocuments} compares with the store. */
-  digestOf?: { type: string; reference: string; digest: string };
+/** COPY text for the staging tables, in parts: import_staged's rows (the batch, stagedRowHead, the document), import_keys' and import_links'. */
+export interface StagingText {
+  staged: Uint8Array<ArrayBuffer>[];
+  keys: Uint8Array<ArrayBuffer>[];
+  links: Uint8Array<ArrayBuffer>[];
 }
 
 export interface StagedLink {
@@ -59,33 +52,6 @@ export async function dropStaging(session: BulkSession): Promise<void> {
 /** Names the import's files, for the messages that point at lines. */
 export async function addSource(session: BulkSession, id: number, name: string): Promise<void> {
   await session.query('insert into import_sources (id, name) values ($1, $2)', [id, name]);
-}
-
-/**
- * Drops the document of every record the store keeps with the same digest (see record_digests): such a record is
- * unchanged, and staging it costs only its keys and links. One indexed lookup per chunk of records.
- */
-export async function dropKnownDocuments(session: BulkSession, rows: readonly StagedRow[]): Promise<void> {
-  const candidates = rows.flatMap((row) =>
-    row.digestOf !== undefined && row.document !== null ? [{ row, record: row.digestOf }] : [],
-  );
-  if (candidates.length === 0) return;
-  const known = await session.query<{ reference: string; type: string; digest: string }>(
-    `select d.type, d.reference::text as reference, d.digest::text as digest
-       from unnest($1::text[], $2::uuid[], $3::uuid[]) as c(type, reference, digest)
-       join record_digests d on d.type = c.type and d.reference = c.reference and d.digest = c.digest`,
-    [
-      candidates.map(({ record }) => record.type),
-      candidates.map(({ record }) => record.reference),
-      candidates.map(({ record }) => record.digest),
-    ],
-  );
-  if (known.length === 0) return;
-  // By digest too: another line of the same reference with other content keeps its document (for the rejects file).
-  const keys = new Set(known.map((row) => `${row.type} ${row.reference} ${row.digest}`));
-  for (const { row, record } of candidates) {
-    if (keys.has(`${record.type} ${record.reference} ${record.digest}`)) row.document = null;
-  }
 }
 
 /** Whether the store keeps any record digest: none before the first import, and after a seed. */
@@ -149,22 +115,14 @@ export async function stageKnownLines(
 }
 
 /**
- * Adds records to the staging tables with one COPY per table: their rows, and the rows of import_keys and
- * import_links that their reading built (see staged-rows.ts).
+ * Adds records to the staging tables with one COPY per table, in COPY text as their reading built it (see
+ * staged-rows.ts): their rows, and the rows of import_keys and import_links.
  */
-export async function stageRows(
-  session: BulkSession,
-  rows: readonly StagedRow[],
-  keys: string,
-  links: string,
-): Promise<void> {
-  if (rows.length > 0) {
-    let staged = '';
-    for (const row of rows) staged += `${row.head}${row.document ?? '\\N'}\n`;
-    await session.copy('import_staged', stagedColumns, staged);
-  }
-  if (keys) await session.copy('import_keys', ['kind', 'key', 'id'], keys);
-  if (links) await session.copy('import_links', ['id', 'link', 'key'], links);
+export async function stageRows(session: BulkSession, rows: StagingText): Promise<void> {
+  const any = (parts: readonly Uint8Array[]) => parts.some((part) => part.length > 0);
+  if (any(rows.staged)) await session.copy('import_staged', stagedColumns, rows.staged);
+  if (any(rows.keys)) await session.copy('import_keys', ['kind', 'key', 'id'], rows.keys);
+  if (any(rows.links)) await session.copy('import_links', ['id', 'link', 'key'], rows.links);
 }
 
 /**

@@ -10,12 +10,11 @@ import {
   confirmKnownLines,
   countOutcomes,
   createStaging,
-  dropKnownDocuments,
   dropStaging,
   indexBatches,
   rejectedRecords,
   resolveLinks,
-  type StagedRow,
+  type StagingText,
   settleDuplicates,
   stageKnownLines,
   stageRows,
@@ -24,9 +23,10 @@ import {
 } from '../../db/bulk/staging.ts';
 import { type DatabaseHandle, queryRows } from '../../db/database.ts';
 import { typeOfFileName } from './parse-line.ts';
+import { batchOfLine, type ChunkToRead, type LineBatches, readChunk } from './read-chunk.ts';
 import { decodeLine, type Line, readLines } from './read-lines.ts';
-import { defaultReadWorkers, ReadPool, type ReadRequest } from './read-pool.ts';
-import { lineDigestOf, lineDigestOfBytes, readRecord } from './read-record.ts';
+import { defaultReadWorkers, ReadPool } from './read-pool.ts';
+import { lineDigestOf, lineDigestOfBytes } from './read-record.ts';
 import { type RecordType, recordLinks, recordTypes } from './records.ts';
 import { type Rejection, RejectsFile, rejectionBody } from './rejects.ts';
 
@@ -155,37 +155,30 @@ export async function importRecords(
     let parsedRecords = 0;
     let deletions = 0;
     let parsedOrganisations = 0;
-    // Batches of parsed records are numbered per type as they are staged: one file per type makes each a run of
-    // lines. Known lines are in no batch (stageKnownLines).
-    const staged = new Map<string, number>();
+    // The batches each type's parsed records are staged in (batchOfLine): each file's lines make batches of their
+    // own, after the batches of the files before. Known lines are in no batch (stageKnownLines).
+    const batchesOfType = new Map<string, Set<number>>();
+    let nextBatch = 0;
     for (const [index, source] of sources.entries()) {
       await addSource(session, index, source.name);
       const defaultType = typeOfFileName(source.name);
-      let pending: StagedRow[] = [];
-      let pendingKeys = '';
-      let pendingLinks = '';
-      let pendingDocuments = 0;
+      const batches: LineBatches = { first: nextBatch, size: batchSize };
+      let lastLine = 0;
+      const emptyText = (): StagingText & { records: number } => ({
+        records: 0,
+        staged: [],
+        keys: [],
+        links: [],
+      });
+      let pending = emptyText();
       let inflight: Promise<void> = Promise.resolve();
       const flush = async () => {
         await inflight;
         const rows = pending;
-        const keys = pendingKeys;
-        const links = pendingLinks;
-        pending = [];
-        pendingKeys = '';
-        pendingLinks = '';
-        pendingDocuments = 0;
+        pending = emptyText();
         // One COPY in flight while the next lines are read; its failure surfaces at the next flush.
-        inflight = digestsKept
-          ? dropKnownDocuments(session, rows).then(() => stageRows(session, rows, keys, links))
-          : stageRows(session, rows, keys, links);
+        inflight = stageRows(session, rows);
         inflight.catch(() => {});
-      };
-      /** The batch the next parsed record of `type` goes in. */
-      const batchOf = (type: string): number => {
-        const ordinal = staged.get(type) ?? 0;
-        staged.set(type, ordinal + 1);
-        return Math.floor(ordinal / batchSize);
       };
       const reject = async (type: string, rejection: Omit<Rejection, 'source'>) => {
         countsOf(type).rejected += 1;
@@ -219,7 +212,7 @@ export async function importRecords(
           found !== null && entry.digest !== null && !found.unknown.has(entry.line.number);
         const reading = lookup.then((found) => {
           lastChunkKnown = (found?.known ?? 0) * 2 > lines.length;
-          const unread: ReadRequest['lines'] = [];
+          const unread: ChunkToRead['lines'] = [];
           for (const entry of lines) {
             if (isKnown(entry, found)) continue;
             // A line read as bytes (the store keeps digests) is decoded only now that it is not known.
@@ -230,14 +223,13 @@ export async function importRecords(
           if (pool === null && readWorkers > 0 && unreadLines >= lookupChunk.parsed) {
             pool = new ReadPool(readWorkers);
           }
-          const records = pool
-            ? pool.read(index, unread, defaultType)
-            : unread.map(([number, text, digest]) => readRecord(index, number, text, defaultType, digest));
-          return Promise.all([found, records] as const);
+          const toRead: ChunkToRead = { source: index, defaultType, batches, lines: unread };
+          return Promise.all([found, pool ? pool.read(toRead) : [readChunk(toRead)]] as const);
         });
         reading.catch(() => {});
         processing = processing.then(async () => {
-          const [found, records] = await reading;
+          const [found, read] = await reading;
+          const outcomes = read.flatMap((piece) => piece.outcomes);
           let next = 0;
           for (const entry of lines) {
             const { line } = entry;
@@ -253,25 +245,25 @@ export async function importRecords(
               knownLines += 1;
               continue;
             }
-            const record = records[next++];
-            if (!record) throw new Error(`line ${line.number} was not read`);
-            if (!record.ok) {
-              await reject(record.type, record.rejection);
+            const outcome = outcomes[next++];
+            if (!outcome) throw new Error(`line ${line.number} was not read`);
+            if (!outcome.ok) {
+              await reject(outcome.type, outcome.rejection);
               continue;
             }
-            pending.push({
-              head: `${batchOf(record.type)}\t${record.head}`,
-              document: record.document,
-              digestOf: record.deleted ? undefined : record,
-            });
-            pendingKeys += record.keys;
-            pendingLinks += record.links;
-            pendingDocuments += 1;
+            const batchesOf = batchesOfType.get(outcome.type) ?? new Set<number>();
+            batchesOfType.set(outcome.type, batchesOf.add(batchOfLine(batches, line.number)));
+            pending.records += 1;
             parsedRecords += 1;
-            if (record.deleted) deletions += 1;
-            else if (record.type === 'organisation') parsedOrganisations += 1;
-            if (pendingDocuments >= stagingChunk) await flush();
+            if (outcome.deleted) deletions += 1;
+            else if (outcome.type === 'organisation') parsedOrganisations += 1;
           }
+          for (const piece of read) {
+            pending.staged.push(piece.staged);
+            pending.keys.push(piece.keys);
+            pending.links.push(piece.links);
+          }
+          if (pending.records >= stagingChunk) await flush();
         });
         processing.catch(() => {});
         processed.push(processing);
@@ -280,6 +272,7 @@ export async function importRecords(
       };
       for await (const line of readLines(source.open(), { decode: !digestsKept })) {
         progress.read += 1;
+        lastLine = line.number;
         chunk.push({
           line,
           digest: digestsKept ? digestOfLine(line, defaultType) : null,
@@ -298,6 +291,7 @@ export async function importRecords(
       await processing;
       await flush();
       await inflight;
+      nextBatch = batchOfLine(batches, lastLine) + 1;
     }
 
     progress.phase = 'resolving';
@@ -317,7 +311,6 @@ export async function importRecords(
     } else {
       progress.phase = 'writing';
       report();
-      const batches = new Map([...staged].map(([type, count]) => [type, Math.ceil(count / batchSize)]));
       const writeAll = async (writer: BulkSession) => {
         await indexBatches(writer);
         for (const type of recordTypes) {
@@ -325,7 +318,7 @@ export async function importRecords(
           // Known lines have nothing to write: one statement confirms them all (finding any record another writer
           // changed since its line was looked up), outside any transaction.
           if (knownLines > 0) await confirmKnownLines(writer, type);
-          for (let batch = 0; batch < (batches.get(type) ?? 0); batch += 1) {
+          for (const batch of [...(batchesOfType.get(type) ?? [])].sort((a, b) => a - b)) {
             const write = async (tx: BulkSession) => {
               await classifyBatch(tx, type, batch);
               return writeBatch(tx, type, batch);

@@ -1,25 +1,46 @@
 import { describe, expect, it } from 'vitest';
+import { type ChunkToRead, type ReadChunk, readChunk } from './read-chunk.ts';
 import { ReadPool } from './read-pool.ts';
-import { readRecord } from './read-record.ts';
 
-const lines: [number, string, null][] = [
-  [
-    1,
-    '{"type": "occupation", "reference": "3f6c1a52-8d7e-4b1a-9c3e-2a4b5c6d7e80", "name": "Chief Analyst"}',
-    null,
+const chunk: ChunkToRead = {
+  source: 0,
+  defaultType: null,
+  batches: { first: 0, size: 2 },
+  lines: [
+    [
+      1,
+      '{"type": "occupation", "reference": "3f6c1a52-8d7e-4b1a-9c3e-2a4b5c6d7e80", "name": "Chief Analyst"}',
+      null,
+    ],
+    [2, '{"type": "occupation", "reference": "not a uuid", "name": "Broken"}', null],
+    [3, 'not json', null],
+    [
+      4,
+      '{"type": "occupation", "reference": "4f6c1a52-8d7e-4b1a-9c3e-2a4b5c6d7e81", "name": "Zoë Analyst"}',
+      null,
+    ],
   ],
-  [2, '{"type": "occupation", "reference": "not a uuid", "name": "Broken"}', null],
-  [3, 'not json', null],
-];
-const inline = lines.map(([number, text]) => readRecord(0, number, text, null));
+};
+const later = { ...chunk, lines: chunk.lines.slice(1) };
+
+/** A chunk as it reads: its COPY text decoded, so that answers from a worker compare with those read here. */
+const asText = (read: ReadChunk) => ({
+  outcomes: read.outcomes,
+  staged: Buffer.from(read.staged).toString(),
+  keys: Buffer.from(read.keys).toString(),
+  links: Buffer.from(read.links).toString(),
+});
 
 describe('the read pool', () => {
   it("answers as reading on the import's own thread does, in the order asked", async () => {
     const pool = new ReadPool(2);
     try {
-      const answers = await Promise.all([pool.read(0, lines, null), pool.read(0, lines.slice(1), null)]);
-      expect(answers).toEqual([inline, inline.slice(1)]);
-      expect(answers[0]?.[0]).toMatchObject({ ok: true, type: 'occupation' });
+      const answers = await Promise.all([pool.read(chunk), pool.read(later)]);
+      expect(answers.map((pieces) => pieces.map(asText))).toEqual([
+        [asText(readChunk(chunk))],
+        [asText(readChunk(later))],
+      ]);
+      expect(answers[0]?.[0]?.outcomes[0]).toEqual({ ok: true, type: 'occupation', deleted: false });
     } finally {
       await pool.close();
     }
@@ -29,8 +50,8 @@ describe('the read pool', () => {
     // A heap too small to load the worker's modules: the worker ends with an out-of-memory error.
     const pool = new ReadPool(1, { maxOldGenerationSizeMb: 1, maxYoungGenerationSizeMb: 1 });
     try {
-      expect(await pool.read(0, lines, null)).toEqual(inline);
-      expect(await pool.read(0, lines.slice(2), null)).toEqual(inline.slice(2));
+      expect((await pool.read(chunk)).map(asText)).toEqual([asText(readChunk(chunk))]);
+      expect((await pool.read(later)).map(asText)).toEqual([asText(readChunk(later))]);
     } finally {
       await pool.close();
     }

@@ -1,20 +1,13 @@
 import { availableParallelism } from 'node:os';
 import { type ResourceLimits, Worker } from 'node:worker_threads';
-import { type ReadRecord, readRecord, type UnreadRecord } from './read-record.ts';
-import type { RecordType } from './records.ts';
+import { type ChunkToRead, type ReadChunk, readChunk } from './read-chunk.ts';
 
-export interface ReadRequest {
+export interface ReadRequest extends ChunkToRead {
   id: number;
-  /** The file's number in the import, and the type its name gives. */
-  source: number;
-  defaultType: RecordType | null;
-  /** Each line's number, text and digest (null when not computed yet). */
-  lines: [number: number, text: string, lineDigest: string | null][];
 }
 
-export interface ReadResponse {
+export interface ReadResponse extends ReadChunk {
   id: number;
-  records: (ReadRecord | UnreadRecord)[];
 }
 
 /** Worker threads for the reading when none is asked for: the cores beside the one the import runs on. */
@@ -48,7 +41,7 @@ export class ReadPool {
   private readonly workers: Worker[];
   private readonly waiting = new Map<
     number,
-    { resolve(records: ReadResponse['records']): void; reject(error: Error): void }
+    { resolve(chunk: ReadChunk): void; reject(error: Error): void }
   >();
   private next = 0;
   private failure: Error | null = null;
@@ -59,7 +52,7 @@ export class ReadPool {
     this.workers = Array.from({ length: size }, () => {
       const worker = new Worker(url, { resourceLimits: limits });
       worker.on('message', (response: ReadResponse) => {
-        this.waiting.get(response.id)?.resolve(response.records);
+        this.waiting.get(response.id)?.resolve(response);
         this.waiting.delete(response.id);
       });
       worker.on('error', (error) => this.fail(error));
@@ -70,15 +63,14 @@ export class ReadPool {
     });
   }
 
-  /** Reads `lines` of the import's file number `source`, of `defaultType`, in pieces of at most `requestText` characters. */
-  async read(
-    source: number,
-    lines: ReadRequest['lines'],
-    defaultType: RecordType | null,
-  ): Promise<ReadResponse['records']> {
-    const pieces: ReadRequest['lines'][] = [[]];
+  /**
+   * Reads a chunk of lines in pieces of at most `requestText` characters, one request each: their answers, in the
+   * order of the lines.
+   */
+  async read(chunk: ChunkToRead): Promise<ReadChunk[]> {
+    const pieces: ChunkToRead['lines'][] = [[]];
     let text = 0;
-    for (const line of lines) {
+    for (const line of chunk.lines) {
       if (text + line[1].length > requestText && (pieces.at(-1)?.length ?? 0) > 0) {
         pieces.push([]);
         text = 0;
@@ -86,29 +78,23 @@ export class ReadPool {
       pieces.at(-1)?.push(line);
       text += line[1].length;
     }
-    const answers = await Promise.all(
+    return Promise.all(
       // Should a worker fail (a line whose records outgrow its heap), its lines are read here instead, and so is
       // every later request: the import goes on, slower, and loses no line.
-      pieces.map((piece) =>
-        this.request(source, piece, defaultType).catch(() =>
-          piece.map(([number, text, digest]) => readRecord(source, number, text, defaultType, digest)),
-        ),
-      ),
+      pieces.map((lines) => {
+        const piece = { ...chunk, lines };
+        return this.request(piece).catch(() => readChunk(piece));
+      }),
     );
-    return answers.flat();
   }
 
-  private request(
-    source: number,
-    lines: ReadRequest['lines'],
-    defaultType: RecordType | null,
-  ): Promise<ReadResponse['records']> {
+  private request(chunk: ChunkToRead): Promise<ReadChunk> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.next++;
-    const promise = new Promise<ReadResponse['records']>((resolve, reject) => {
+    const promise = new Promise<ReadChunk>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
     });
-    const request: ReadRequest = { id, source, defaultType, lines };
+    const request: ReadRequest = { id, ...chunk };
     this.workers[id % this.workers.length]?.postMessage(request);
     return promise;
   }

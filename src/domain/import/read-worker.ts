@@ -1,14 +1,10 @@
 import { parentPort } from 'node:worker_threads';
+import { readChunk } from './read-chunk.ts';
 import type { ReadRequest, ReadResponse } from './read-pool.ts';
-import { readRecord } from './read-record.ts';
 
-// A worker of the read pool: reads the chunks of lines it is sent, one after another.
+// A worker of the read pool: reads the chunks of lines it is sent, one after another, and hands their COPY text
+// over without copying it.
 parentPort?.on('message', (request: ReadRequest) => {
-  const response: ReadResponse = {
-    id: request.id,
-    records: request.lines.map(([number, text, digest]) =>
-      readRecord(request.source, number, text, request.defaultType, digest),
-    ),
-  };
-  parentPort?.postMessage(response);
+  const response: ReadResponse = { id: request.id, ...readChunk(request) };
+  parentPort?.postMessage(response, [response.staged.buffer, response.keys.buffer, response.links.buffer]);
 });
