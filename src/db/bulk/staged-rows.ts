@@ -18,6 +18,14 @@ export function copyField(value: string | number | boolean | null): string {
 }
 
 /**
+ * A JSON text as one field in COPY text: JSON escapes tabs, line ends and every other control character, so only
+ * its backslashes need escaping.
+ */
+export function copyJson(text: string): string {
+  return text.includes('\\') ? text.replaceAll('\\', '\\\\') : text;
+}
+
+/**
  * The staged record of line `line` of the import's file number `source`: ids follow the order of the files and of
  * their lines, which is the order the import reads them in (duplicates keep the first), whoever reads them.
  */

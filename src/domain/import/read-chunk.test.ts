@@ -13,7 +13,7 @@ describe('reading a chunk of lines', () => {
       lines: [
         [1, occupation('3f6c1a52-8d7e-4b1a-9c3e-2a4b5c6d7e80', 'Zoë\tAnalyst'), null],
         [2, 'not json', null],
-        [3, occupation('4f6c1a52-8d7e-4b1a-9c3e-2a4b5c6d7e81', 'Chief Analyst'), null],
+        [3, occupation('4f6c1a52-8d7e-4b1a-9c3e-2a4b5c6d7e81', 'Chief \\ Analyst'), null],
       ],
     });
     expect(read.outcomes.map((outcome) => (outcome.ok ? outcome.type : outcome.rejection.line))).toEqual([
@@ -34,6 +34,8 @@ describe('reading a chunk of lines', () => {
     ]);
     expect(rows[0]).toContain('"name":"Zoë\\\\tAnalyst"');
     expect(second?.slice(0, 2)).toEqual(['5', String(2 ** 32 + 3)]);
+    // A backslash, escaped once by JSON, once more by COPY.
+    expect(rows[1]).toContain('"name":"Chief \\\\\\\\ Analyst"');
     expect(Buffer.from(read.keys).toString()).toBe(
       `occupation\t3f6c1a52-8d7e-4b1a-9c3e-2a4b5c6d7e80\t${2 ** 32 + 1}\noccupation\t4f6c1a52-8d7e-4b1a-9c3e-2a4b5c6d7e81\t${2 ** 32 + 3}\n`,
     );

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { copyField, keyRows, linkRows, stagedRowHead } from '../../db/bulk/staged-rows.ts';
+import { copyJson, keyRows, linkRows, stagedRowHead } from '../../db/bulk/staged-rows.ts';
 import { linksOf } from './links.ts';
 import { parseLine } from './parse-line.ts';
 import { type RecordType, recordTypes } from './records.ts';
@@ -117,7 +117,7 @@ export function readRecord(
     deleted: parsed.deleted,
     digest: fields.digest,
     head: stagedRowHead(fields),
-    document: copyField(document),
+    document: copyJson(document),
     keys: keyRows(
       fields,
       (clientSummaries ?? []).map((summary) => ['client_summary', summary.reference]),
