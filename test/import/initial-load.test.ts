@@ -156,6 +156,38 @@ describe('an import into an empty store', () => {
     expect(summary).toMatchObject({ initial_load: false, written: 1 });
     expect(await count('organisations')).toBe(601);
   });
+
+  it("logs a batch's new event once, as added, and a later change of its participants once, as updated", async () => {
+    const reference = newReference();
+    const deal = (role: string) => ({
+      type: 'event',
+      reference,
+      event_type: 'deal',
+      summary: 'A deal in a batch',
+      publish_date: '2025-08-01T12:00:00Z',
+      organisation_reference: organisations[10],
+      acquirer_reference: organisations[10],
+      acquiree_reference: organisations[11],
+      deal_type: 'Acquisition',
+      deal_status: 'Completed',
+      participants: [{ profile_reference: people[10], role }],
+    });
+    const changes = async () =>
+      queryRows<{ added: boolean }>(
+        imports.handle.db,
+        sql`select old_image is null as added from event_changes where event_reference = ${reference} order by seq`,
+      );
+    const first = await importFiles(imports.handle, [
+      await writeRecords(join(imports.directory, 'deal.ndjson'), [deal('adviser')]),
+    ]);
+    expect(first.summary).toMatchObject({ initial_load: false, written: 1 });
+    expect(await changes()).toEqual([{ added: true }]);
+    const second = await importFiles(imports.handle, [
+      await writeRecords(join(imports.directory, 'deal-investor.ndjson'), [deal('investor')]),
+    ]);
+    expect(second.summary.types.event).toMatchObject({ updated: 1 });
+    expect(await changes()).toEqual([{ added: true }, { added: false }]);
+  });
 });
 
 describe('reading on worker threads', () => {

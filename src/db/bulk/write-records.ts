@@ -51,9 +51,8 @@ function buildWriteStatements(mode: WriteMode): Record<StoredRecordType, readonl
   }
 
   /**
-   * In an initial load, `statement` without the change log: every event is new in the load's transaction, and its
-   * insert logged its image; the participants' trigger would log the same image again, a second (`updated`) entry
-   * of the same event in every feed it matches.
+   * In an initial load, `statement` without the change log: every event is new in the load's transaction and its
+   * insert logged it as added, which the participants' trigger would look up for each of them only to log nothing.
    */
   function unlogged(statement: string): string {
     if (mode !== 'initial') return statement;
