@@ -86,7 +86,12 @@ export function registerImportCommands(program: Command, withDatabase: WithDatab
     .option('--dry-run', 'validate and count, store nothing', false)
     .option('--all-or-nothing', 'store nothing when any record is rejected', false)
     .option('--rejects <path>', 'where rejected records go (NDJSON)', 'rejects.ndjson')
-    .option('--batch-size <n>', 'records per transaction', parseBatchSize, 5_000)
+    .option(
+      '--batch-size <n>',
+      'lines of a file per batch, each type of it written in one transaction',
+      parseBatchSize,
+      5_000,
+    )
     .option(
       '--progress <mode>',
       'bar (on a terminal), lines (a JSON line on stderr per batch or type written) or none',

@@ -50,7 +50,7 @@ export interface ImportOptions {
   dryRun?: boolean;
   /** Store nothing when any record is rejected; otherwise store everything in one transaction. */
   allOrNothing?: boolean;
-  /** Records per transaction when writing (and per COPY when staging). */
+  /** Lines of a file per batch: a batch's records of one type are written in one transaction (batchOfLine). */
   batchSize?: number;
   /** Where rejected records go (NDJSON); null to only count them. */
   rejectsPath?: string | null;
