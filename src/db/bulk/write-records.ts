@@ -50,17 +50,6 @@ function buildWriteStatements(mode: WriteMode): Record<StoredRecordType, readonl
     return `delete from ${table} c using ${updated(type)} and c.${parentColumn} = s.reference`;
   }
 
-  /**
-   * In an initial load, `statement` without the change log: every event is new in the load's transaction and its
-   * insert logged it as added, which the participants' trigger would look up for each of them only to log nothing.
-   */
-  function unlogged(statement: string): string {
-    if (mode !== 'initial') return statement;
-    return `select set_config('orgraph.capture_changes', 'off', true);
-    ${statement};
-    select set_config('orgraph.capture_changes', 'on', true)`;
-  }
-
   const field = (name: string, cast = '') => `(s.doc->>'${name}')${cast}`;
   const entry = (name: string, cast = '') => `(e->>'${name}')${cast}`;
   const entryAt = (path: string, cast = '') => `(e#>>'{${path}}')${cast}`;
@@ -355,16 +344,14 @@ function buildWriteStatements(mode: WriteMode): Record<StoredRecordType, readonl
         changed('event'),
       ),
       replaceList('event', 'event_participants', 'event_reference'),
-      unlogged(
-        insert(
-          'event_participants',
-          [
-            ['event_reference', 's.reference'],
-            ['profile_reference', entry('profile_reference', '::uuid')],
-            ['role', entry('role')],
-          ],
-          entries('event', 'participants'),
-        ),
+      insert(
+        'event_participants',
+        [
+          ['event_reference', 's.reference'],
+          ['profile_reference', entry('profile_reference', '::uuid')],
+          ['role', entry('role')],
+        ],
+        entries('event', 'participants'),
       ),
       replaceList('event', 'event_articles', 'event_reference'),
       insert(

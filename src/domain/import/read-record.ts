@@ -50,10 +50,7 @@ export function lineDigestOfBytes(bytes: Buffer, defaultType: RecordType | null)
 export interface ReadRecord {
   ok: true;
   type: RecordType;
-  reference: string;
   deleted: boolean;
-  /** md5 of the canonical document's JSON text, as a UUID. */
-  digest: string;
   /** Its row of import_staged from the id to `known_line` (stagedRowHead). */
   head: string;
   /** The canonical document as JSON text, in COPY text (a deletion's is its type and reference). */
@@ -113,9 +110,7 @@ export function readRecord(
   return {
     ok: true,
     type: parsed.type,
-    reference: parsed.reference,
     deleted: parsed.deleted,
-    digest: fields.digest,
     head: stagedRowHead(fields),
     document: copyJson(document),
     keys: keyRows(
