@@ -12,6 +12,7 @@ import {
   organisationAddressesTable,
   organisationAliasesTable,
   organisationDomainsTable,
+  organisationFilterKeysTable,
   organisationIndustriesTable,
   organisationNamesTable,
   organisationPhonesTable,
@@ -127,8 +128,8 @@ const closingPhases = ['activity', 'indexes', 'vacuum'] as const;
 
 /**
  * Fills what the triggers would have written statement by statement, in one set-wise pass each: the activity index,
- * each organisation's `has_activity` flag, the organisation counts, then organisation_names (the list's columns and
- * the company country).
+ * each organisation's `has_activity` flag, the organisation counts, organisation_names (the list's columns and
+ * the company country), then the filter keys and their counts.
  */
 const derivedRowsStatements = [
   `insert into organisation_activity (organisation_reference, activity_type, last_activity_at)
@@ -151,6 +152,8 @@ const derivedRowsStatements = [
      select o.reference, o.name, o.status, o.verified, o.confidence, o.is_fund, o.has_activity, a.country
        from organisations o
        left join organisation_addresses a on a.organisation_reference = o.reference and a.kind = 'company'`,
+  // organisation_filter_keys from organisation_names and the industries; its own trigger counts them.
+  'select orgraph_organisation_filter_keys_rebuild()',
 ];
 
 const phaseTotal = (phase: Phase) => phase.sources.reduce((sum, source) => sum + source.count, 0);
@@ -196,7 +199,11 @@ export async function seedDatabase(handle: DatabaseHandle, options: SeedOptions)
         getTableName(organisationCountsTable),
       ];
       await loader.execute(`truncate ${tableNames.map((name) => `"${name}"`).join(', ')}`);
-      const restore = await suspendConstraintsAndIndexes(loader, tableNames);
+      // The filter keys are filled after the load with their triggers on (they count the keys): only their index waits.
+      const restore = await suspendConstraintsAndIndexes(loader, [
+        ...tableNames,
+        getTableName(organisationFilterKeysTable),
+      ]);
       // The triggers that keep organisation_names, the activity index and the counts in step with each statement
       // stay off during the load. Their plans are made once, while the tables are empty, and kept: the names
       // trigger's plan hashed every company address loaded so far for each chunk of organisations, so each chunk
@@ -249,6 +256,7 @@ export async function seedDatabase(handle: DatabaseHandle, options: SeedOptions)
     eventsTable,
     organisationsTable,
     organisationNamesTable,
+    organisationFilterKeysTable,
     organisationIndustriesTable,
     organisationAddressesTable,
     organisationActivityTable,

@@ -10,6 +10,7 @@ import { loadPlans } from '../src/auth/plans.ts';
 import { loadConfig } from '../src/config.ts';
 import { type DatabaseHandle, openDatabase, queryRows } from '../src/db/database.ts';
 import { migrateDatabase } from '../src/db/migrate.ts';
+import { filterKeyDifferences } from './support/filter-keys.ts';
 
 /**
  * Seeds a database of its own (a scratch database on the DATABASE_URL server, or PGlite in a temporary
@@ -112,6 +113,13 @@ describe('seedDatabase', () => {
       await count(sql`select count(*) as n from organisations o
         where o.has_activity <> exists (select 1 from organisation_activity a where a.organisation_reference = o.reference)`),
     ).toBe(0);
+  });
+
+  it('fills the filter keys and their counts as their triggers keep them', async () => {
+    expect(await filterKeyDifferences(handle.db)).toEqual([]);
+    expect(
+      await count(sql`select count(distinct reference) as n from organisation_filter_keys`),
+    ).toBeGreaterThan(100);
   });
 
   it('refuses to seed over existing data without reset', async () => {

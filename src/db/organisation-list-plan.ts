@@ -1,11 +1,19 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { organisationNamesTable, organisationsTable } from './schema/organisations.ts';
+import {
+  organisationFilterKeysTable,
+  organisationNamesTable,
+  organisationsTable,
+} from './schema/organisations.ts';
 
 /**
- * Where the organisation list reads the organisations it filters: `organisations` itself, or its narrow mirror
- * `organisation_names`, which has every column the filters test under the same names.
+ * Where the organisation list reads the organisations it filters: `organisations` itself, its narrow mirror
+ * `organisation_names`, or `organisation_filter_keys` (a row per organisation, company country and GICS node), each
+ * with the columns the filters test under the same names.
  */
-export type OrganisationSource = typeof organisationsTable | typeof organisationNamesTable;
+export type OrganisationSource =
+  | typeof organisationsTable
+  | typeof organisationNamesTable
+  | typeof organisationFilterKeysTable;
 
 /** What of a filter decides how to read it: the length of its name substring and how many child filters it has. */
 export interface OrganisationListShape {
@@ -13,6 +21,18 @@ export interface OrganisationListShape {
   nameLength: number;
   /** How many of country, industry and score it tests: each is a lookup in a table of its own. */
   childFilters: number;
+  /** Whether it tests both a country and an industry. */
+  countryAndIndustry: boolean;
+}
+
+/**
+ * Whether the list reads `organisation_filter_keys`: a country and an industry without a name substring the trigram
+ * index serves. One range of its index holds the country's organisations under the industry's node in name order,
+ * so a page reads about as many entries as it shows over the share of them the other filters keep, whatever the
+ * number of organisations, and the count sums `organisation_filter_counts` (bench/NOTES.md 47).
+ */
+export function readsFilterKeys(shape: OrganisationListShape): boolean {
+  return shape.countryAndIndustry && shape.nameLength < 3;
 }
 
 /**
@@ -22,22 +42,26 @@ export interface OrganisationListShape {
  * trigram index serves, or two of country, industry and score): it walked 18,000 rows for a 192-row match.
  */
 export function isNarrow(shape: OrganisationListShape): boolean {
+  if (readsFilterKeys(shape)) return false;
   return shape.nameLength >= 3 || shape.childFilters >= 2;
 }
 
 /**
- * Where a page of the list reads its matches: the narrow `organisation_names` when the filter is narrow (a name
- * substring of three characters or more, whose trigram candidates are rechecked on small rows; or two of
- * country, industry and score: a country's candidates are one range of its country index, already narrowed by
- * status, activity, fund and confidence; industry and score alone look theirs up in its covering index), else
+ * Where a page of the list reads its matches: `organisation_filter_keys` for a country and an industry (see
+ * {@link readsFilterKeys}); the narrow `organisation_names` when the filter is narrow (a name substring of three
+ * characters or more, whose trigram candidates are rechecked on small rows; or country or industry with a score:
+ * a country's candidates are one range of its country index, already narrowed by status, activity, fund and
+ * confidence; industry and score alone look theirs up in its covering index), else
  * `organisations`, whose covering index in name order serves a page of a broad filter without reading every match.
  */
 export function pageSourceOf(shape: OrganisationListShape): OrganisationSource {
+  if (readsFilterKeys(shape)) return organisationFilterKeysTable;
   return isNarrow(shape) ? organisationNamesTable : organisationsTable;
 }
 
 /** Where a count reads: counting a name filter reads every match, which the narrow rows make cheaper. */
 export function countSourceOf(shape: OrganisationListShape): OrganisationSource {
+  if (readsFilterKeys(shape)) return organisationFilterKeysTable;
   return shape.nameLength > 0 ? organisationNamesTable : organisationsTable;
 }
 

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/database.ts';
+import { filterKeyDifferences } from '../support/filter-keys.ts';
 import {
   experience,
   importFiles,
@@ -51,7 +52,16 @@ describe('an import into an empty store', () => {
     const before = await definitions();
     const lines = [
       ...organisations.map((reference, i) =>
-        organisation(reference, i % 200 === 0 ? { description: longDescription } : {}),
+        organisation(reference, {
+          ...(i % 200 === 0 ? { description: longDescription } : {}),
+          // Some with a company country and industries, for the filter keys built at the end of the load.
+          ...(i % 3 === 0
+            ? {
+                addresses: { company: { country: i % 2 === 0 ? 'US' : 'GB' } },
+                industries: [{ code: i % 4 === 0 ? '45103010' : '4010', is_primary: true }],
+              }
+            : {}),
+        }),
       ),
       ...people.map((reference) => profile(reference)),
       ...people.map((reference, i) =>
@@ -90,6 +100,8 @@ describe('an import into an empty store', () => {
     expect(await count('experiences')).toBe(600);
     // What triggers derive from the records, and the digests a re-import reads.
     expect(await count('organisation_names')).toBe(600);
+    expect(await filterKeyDifferences(imports.handle.db)).toEqual([]);
+    expect(await count('organisation_filter_keys')).toBe(50 * 4 + 150 * 2);
     expect(await count('record_digests')).toBe(1_803);
     expect(await count('event_participants')).toBe(3);
     // The change log holds each new event once, as added, although its participants were stored after it.

@@ -47,12 +47,17 @@ export async function loadIntoEmptyStore(
     return await session.transaction(async (tx) => {
       if (!(await locked(tx)) || (await holdsRecords(tx))) throw new NotEmpty();
       const restore = await suspendConstraintsAndIndexes(tx, loadedTables);
-      const forgetting = await tx.query<{ table_name: string; name: string }>(
+      // Off for the load: the digests' offForLoad on insert (the load writes them below), and the filter keys,
+      // which each statement of organisations, addresses, industries and events would rebuild for every
+      // organisation again; they are built once at the end.
+      const offForLoad = await tx.query<{ table_name: string; name: string }>(
         `select t.tgrelid::regclass::text as table_name, t.tgname as name from pg_trigger t
-          where t.tgfoid = 'orgraph_forget_record_digest'::regproc and (t.tgtype & 4) <> 0
+          where ((t.tgfoid = 'orgraph_forget_record_digest'::regproc and (t.tgtype & 4) <> 0)
+              or (t.tgfoid in ('orgraph_organisation_filter_keys_names_changed'::regproc,
+                'orgraph_organisation_filter_keys_industries_changed'::regproc)))
             and t.tgrelid::regclass::text in (${loadedTables.map((table) => `'${table}'`).join(', ')})`,
       );
-      for (const trigger of forgetting)
+      for (const trigger of offForLoad)
         await tx.query(`alter table ${trigger.table_name} disable trigger ${trigger.name}`);
       // The records' own inserts keep the digests written below (see writeBatch).
       await tx.query(`select set_config('orgraph.keep_digests', 'on', true)`);
@@ -67,8 +72,9 @@ export async function loadIntoEmptyStore(
         insert into record_digests (type, reference, digest, line_digest)
           select type, reference, digest, line_digest from import_staged where state = 'valid' and not deleted`);
       await tx.query(`select set_config('orgraph.keep_digests', 'off', true)`);
-      for (const trigger of forgetting)
+      for (const trigger of offForLoad)
         await tx.query(`alter table ${trigger.table_name} enable trigger ${trigger.name}`);
+      await tx.query('select orgraph_organisation_filter_keys_rebuild()');
       await restore();
       return true;
     });

@@ -1,4 +1,4 @@
-import { bigint, boolean, pgTable, primaryKey, smallint } from 'drizzle-orm/pg-core';
+import { bigint, boolean, pgTable, primaryKey, smallint, text } from 'drizzle-orm/pg-core';
 import { organisationStatusEnum } from './organisations.ts';
 
 /**
@@ -21,6 +21,31 @@ export const organisationCountsTable = pgTable(
     primaryKey({
       name: 'organisation_counts_key',
       columns: [t.hasActivity, t.isFund, t.status, t.verified, t.confidence],
+    }),
+  ],
+);
+
+/**
+ * How many organisations each (company country, GICS node) has per combination of the other filter columns, kept
+ * exact by statement triggers on `organisation_filter_keys` (migration 0021): a list filtered on country and
+ * industry sums the matching rows of its country and node.
+ */
+export const organisationFilterCountsTable = pgTable(
+  'organisation_filter_counts',
+  {
+    country: text().notNull(),
+    node: text().notNull(),
+    hasActivity: boolean().notNull(),
+    isFund: boolean().notNull(),
+    status: organisationStatusEnum().notNull(),
+    verified: boolean().notNull(),
+    confidence: smallint().notNull(),
+    organisations: bigint({ mode: 'number' }).notNull(),
+  },
+  (t) => [
+    primaryKey({
+      name: 'organisation_filter_counts_key',
+      columns: [t.country, t.node, t.hasActivity, t.isFund, t.status, t.verified, t.confidence],
     }),
   ],
 );

@@ -130,6 +130,35 @@ export const organisationNamesTable = pgTable(
   ],
 );
 
+/**
+ * One row per organisation with a company country and GICS node its industries fall under (every code's sector,
+ * group, industry and sub-industry), with the columns the list filters on: a filter on country and industry reads one
+ * range of `organisation_filter_keys_walk` in name order instead of meeting the country's and the industry's
+ * organisations by reference. Kept by statement triggers on `organisation_names` and `organisation_industries`
+ * (migration 0021), never written directly.
+ */
+export const organisationFilterKeysTable = pgTable(
+  'organisation_filter_keys',
+  {
+    reference: uuid().notNull(),
+    /** A GICS code of 2, 4, 6 or 8 digits that one of the organisation's codes starts with. */
+    node: text().notNull(),
+    country: text().notNull(),
+    name: text().notNull(),
+    hasActivity: boolean().notNull(),
+    isFund: boolean().notNull(),
+    status: organisationStatusEnum().notNull(),
+    verified: boolean().notNull(),
+    confidence: smallint().notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'organisation_filter_keys_key', columns: [t.reference, t.node] }),
+    // Migration 0021 also includes the other columns, so that the walk filters on the index alone (drizzle's builder
+    // has no INCLUDE).
+    index('organisation_filter_keys_walk').on(t.country, t.node, t.name, t.reference),
+  ],
+);
+
 export const organisationAliasesTable = pgTable(
   'organisation_aliases',
   {

@@ -414,13 +414,14 @@ function touchedTables(types: Record<string, TypeCounts>): string[] {
 
 /**
  * Brings what the service derives from the records in line after an import: the planner's statistics of the
- * tables written, which the lists' counts and estimates read. The activity index, the maintained counts and the
- * organisation name mirror follow by their triggers as each batch commits, relationship counts are columns of the
+ * tables written, which the lists' counts and estimates read. The activity index, the maintained counts, the
+ * organisation name mirror and the filter keys follow by their triggers as each batch commits, relationship counts are columns of the
  * records, and suggestions and saved searches read the tables themselves.
  */
 export async function refreshDerivedData(handle: DatabaseHandle, tables: readonly string[]): Promise<void> {
   if (tables.length === 0) return;
-  const analysed = [...tables, 'organisation_activity'];
+  // The activity index and the filter keys follow organisations and events by triggers.
+  const analysed = [...tables, 'organisation_activity', 'organisation_filter_keys'];
   // A server gathers the statistics on two connections at once, the tables shared out by size: analyze reads
   // one table at a time on one core (bench/NOTES.md 43). The embedded store has one connection.
   const groups = handle.driver.kind === 'postgres' ? await sharedBySize(handle, analysed, 2) : [analysed];

@@ -11,6 +11,7 @@ import {
 } from '../../db/organisation-list-plan.ts';
 import {
   type Organisation,
+  organisationFilterKeysTable,
   organisationNamesTable,
   organisationsTable,
 } from '../../db/schema/organisations.ts';
@@ -74,7 +75,11 @@ export function organisationSortKey(organisation: Organisation): OrganisationSor
 /** How the filter is read: the plan under `src/db/` decides from its shape which table and sort to use. */
 function shapeOf(filter: OrganisationFilter): OrganisationListShape {
   const childFilters = [filter.country, filter.industry, filter.score].filter((value) => value !== undefined);
-  return { nameLength: filter.name?.length ?? 0, childFilters: childFilters.length };
+  return {
+    nameLength: filter.name?.length ?? 0,
+    childFilters: childFilters.length,
+    countryAndIndustry: filter.country !== undefined && filter.industry !== undefined,
+  };
 }
 
 function hasName(filter: OrganisationFilter): filter is OrganisationFilter & { name: string } {
@@ -98,7 +103,7 @@ export function organisationConditions(
     conditions.push(
       source === organisationNamesTable
         ? nameSubstringMatch(filter.name)
-        : sql`lower(${organisationsTable.name}) like lower(${likeSubstring(filter.name)})`,
+        : sql`lower(${source.name}) like lower(${likeSubstring(filter.name)})`,
     );
   }
 
@@ -132,7 +137,9 @@ export function organisationConditions(
   if (filter.industry !== undefined) {
     const code = resolveIndustryCode(filter.industry);
     conditions.push(
-      sql`exists (select 1 from organisation_industries oi where oi.organisation_reference = ${o.reference} and oi.industry_code like ${`${code}%`})`,
+      source === organisationFilterKeysTable
+        ? eq(organisationFilterKeysTable.node, code)
+        : sql`exists (select 1 from organisation_industries oi where oi.organisation_reference = ${o.reference} and oi.industry_code like ${`${code}%`})`,
     );
   }
 
@@ -140,8 +147,8 @@ export function organisationConditions(
     const country = resolveCountry(filter.country);
     // organisation_names carries the company address's country, kept by triggers on organisation_addresses.
     conditions.push(
-      source === organisationNamesTable
-        ? eq(organisationNamesTable.country, country)
+      source === organisationNamesTable || source === organisationFilterKeysTable
+        ? eq(source.country, country)
         : sql`exists (select 1 from organisation_addresses ad where ad.organisation_reference = ${o.reference} and ad.kind = 'company' and ad.country = ${country})`,
     );
   }
@@ -287,16 +294,22 @@ export async function countOrganisations(
 }
 
 /**
- * The filter as `organisation_counts` groups it, when it tests nothing else (no name, activity type or period,
- * industry, country, score or AUM); else undefined. The same defaults as {@link organisationConditions}.
+ * The filter as `organisation_counts` groups it, or `organisation_filter_counts` with a country and an industry,
+ * when it tests nothing else (no name, activity type or period, score or AUM, and not only one of country and
+ * industry); else undefined. The same defaults as {@link organisationConditions}.
  */
 function tallyFilterOf(filter: OrganisationFilter): TallyFilter | undefined {
-  if (hasName(filter) || filter.industry !== undefined || filter.country !== undefined) return undefined;
+  if (hasName(filter) || (filter.industry === undefined) !== (filter.country === undefined)) return undefined;
   if (filter.score !== undefined || filter.hasAum !== undefined || filter.activityPeriod !== undefined) {
     return undefined;
   }
   if ((filter.activityTypes?.length ?? 0) > 0) return undefined;
+  const place =
+    filter.country !== undefined && filter.industry !== undefined
+      ? { country: resolveCountry(filter.country), node: resolveIndustryCode(filter.industry) }
+      : undefined;
   return {
+    place,
     hasActivity: filter.showEmpty ? undefined : true,
     isFund: filter.kind === 'funds' ? true : filter.kind === 'all' ? undefined : false,
     status: filter.status,

@@ -1,10 +1,12 @@
 import { and, eq, gte, type SQL, sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../../db/database.ts';
-import { organisationCountsTable } from '../../db/schema/counts.ts';
+import { organisationCountsTable, organisationFilterCountsTable } from '../../db/schema/counts.ts';
 import type { OrganisationStatus } from '../vocabulary/organisations.ts';
 
 /** A filter on the columns `organisation_counts` groups by; an absent field does not filter. */
 export interface TallyFilter {
+  /** A company country (alpha-2) and a GICS node: summed from `organisation_filter_counts` then. */
+  place?: { country: string; node: string };
   hasActivity?: boolean;
   isFund?: boolean;
   status?: OrganisationStatus;
@@ -17,8 +19,14 @@ export interface TallyFilter {
  * most, whatever the number of organisations) rather than counted.
  */
 export async function tallyOrganisations(db: Database, filter: TallyFilter): Promise<number> {
-  const c = organisationCountsTable;
+  const c = filter.place ? organisationFilterCountsTable : organisationCountsTable;
   const conditions: SQL[] = [];
+  if (filter.place) {
+    conditions.push(
+      eq(organisationFilterCountsTable.country, filter.place.country),
+      eq(organisationFilterCountsTable.node, filter.place.node),
+    );
+  }
   if (filter.hasActivity !== undefined) conditions.push(eq(c.hasActivity, filter.hasActivity));
   if (filter.isFund !== undefined) conditions.push(eq(c.isFund, filter.isFund));
   if (filter.status !== undefined) conditions.push(eq(c.status, filter.status));
