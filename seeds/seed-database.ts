@@ -152,7 +152,7 @@ const derivedRowsStatements = [
      select o.reference, o.name, o.status, o.verified, o.confidence, o.is_fund, o.has_activity, a.country
        from organisations o
        left join organisation_addresses a on a.organisation_reference = o.reference and a.kind = 'company'`,
-  // organisation_filter_keys from organisation_names and the industries; its own trigger counts them.
+  // organisation_filter_keys from organisation_names and the industries, and their counts.
   'select orgraph_organisation_filter_keys_rebuild()',
 ];
 
@@ -199,7 +199,7 @@ export async function seedDatabase(handle: DatabaseHandle, options: SeedOptions)
         getTableName(organisationCountsTable),
       ];
       await loader.execute(`truncate ${tableNames.map((name) => `"${name}"`).join(', ')}`);
-      // The filter keys are filled after the load with their triggers on (they count the keys): only their index waits.
+      // The filter keys are built after the load (with their counts): only their index waits.
       const restore = await suspendConstraintsAndIndexes(loader, [
         ...tableNames,
         getTableName(organisationFilterKeysTable),

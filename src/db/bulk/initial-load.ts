@@ -46,7 +46,8 @@ export async function loadIntoEmptyStore(
   try {
     return await session.transaction(async (tx) => {
       if (!(await locked(tx)) || (await holdsRecords(tx))) throw new NotEmpty();
-      const restore = await suspendConstraintsAndIndexes(tx, loadedTables);
+      // The filter keys are built once at the end (below): their index waits with the others.
+      const restore = await suspendConstraintsAndIndexes(tx, [...loadedTables, 'organisation_filter_keys']);
       // Off for the load: the digests' offForLoad on insert (the load writes them below), and the filter keys,
       // which each statement of organisations, addresses, industries and events would rebuild for every
       // organisation again; they are built once at the end.
