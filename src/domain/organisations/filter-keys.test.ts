@@ -61,7 +61,10 @@ function plainConditions(filter: OrganisationFilter): SQL {
 
 /** A time limit not used before: counts are reused per query and limit for a while (see countWithinLimit). */
 let timeLimit = 10_000;
-const freshCountOptions = () => ({ timeoutMs: (timeLimit += 1) });
+function freshCountOptions(): { timeoutMs: number } {
+  timeLimit += 1;
+  return { timeoutMs: timeLimit };
+}
 
 /** Every filter's count, first page of 3, and the page after its first row, through the list and in plain SQL. */
 async function bothAnswers(): Promise<{ listed: unknown[]; plain: unknown[] }> {
