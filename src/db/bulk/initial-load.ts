@@ -48,9 +48,9 @@ export async function loadIntoEmptyStore(
       if (!(await locked(tx)) || (await holdsRecords(tx))) throw new NotEmpty();
       // The filter keys are built once at the end (below): their index waits with the others.
       const restore = await suspendConstraintsAndIndexes(tx, [...loadedTables, 'organisation_filter_keys']);
-      // Off for the load: the digests' offForLoad on insert (the load writes them below), and the filter keys,
-      // which each statement of organisations, addresses, industries and events would rebuild for every
-      // organisation again; they are built once at the end.
+      // Off for the load: the triggers that forget a record's digest on insert (the load writes the digests
+      // below), and those of the filter keys, which each statement of organisations, addresses, industries and
+      // events would rebuild for every organisation again; the keys are built once at the end.
       const offForLoad = await tx.query<{ table_name: string; name: string }>(
         `select t.tgrelid::regclass::text as table_name, t.tgname as name from pg_trigger t
           where ((t.tgfoid = 'orgraph_forget_record_digest'::regproc and (t.tgtype & 4) <> 0)

@@ -415,8 +415,8 @@ function touchedTables(types: Record<string, TypeCounts>): string[] {
 /**
  * Brings what the service derives from the records in line after an import: the planner's statistics of the
  * tables written, which the lists' counts and estimates read. The activity index, the maintained counts, the
- * organisation name mirror and the filter keys follow by their triggers as each batch commits, relationship counts are columns of the
- * records, and suggestions and saved searches read the tables themselves.
+ * organisation name mirror and the filter keys follow by their triggers as each batch commits, relationship
+ * counts are columns of the records, and suggestions and saved searches read the tables themselves.
  */
 export async function refreshDerivedData(handle: DatabaseHandle, tables: readonly string[]): Promise<void> {
   if (tables.length === 0) return;
