@@ -2,10 +2,11 @@
 -- industry to meet them by reference, then sorted the matches and counted them: at two million organisations the
 -- ranges were ten times longer than at two hundred thousand, and so was the time. `organisation_filter_keys` holds
 -- one row per organisation and GICS node its industries fall under (each code's sector, group, industry and
--- sub-industry), with the company country and the list's columns. One range of its index is the country and node,
--- in name order: a page walks it until the page is full. `organisation_filter_counts` keeps how many organisations
--- each (country, node) has per combination of the other columns, so the count sums a few hundred rows.
--- Organisations without a company country have no rows: a country filter never matches them.
+-- sub-industry), and one with the node '' (any industry, for a country alone), with the company country and the
+-- list's columns. One range of its index is the country and node, in name order: a page walks it until the page is
+-- full. `organisation_filter_counts` keeps how many organisations each (country, node) has per combination of the
+-- other columns, so the count sums a few hundred rows. Organisations without a company country have no rows: a
+-- country filter never matches them.
 CREATE TABLE "organisation_filter_keys" (
   "reference" uuid NOT NULL,
   "node" text NOT NULL,
@@ -43,7 +44,13 @@ BEGIN
       JOIN "organisation_names" n ON n."reference" = c."reference"
       JOIN "organisation_industries" i ON i."organisation_reference" = n."reference"
       CROSS JOIN (VALUES (2), (4), (6), (8)) AS l("digits")
-      WHERE n."country" IS NOT NULL AND length(i."industry_code") >= l."digits";
+      WHERE n."country" IS NOT NULL AND length(i."industry_code") >= l."digits"
+    UNION ALL
+    SELECT n."reference", '', n."country", n."name", n."has_activity", n."is_fund", n."status", n."verified",
+        n."confidence"
+      FROM (SELECT DISTINCT unnest("changed") AS "reference") c
+      JOIN "organisation_names" n ON n."reference" = c."reference"
+      WHERE n."country" IS NOT NULL;
 END
 $$;--> statement-breakpoint
 -- Every row again, for the seed and a first import, which load with these triggers off. The counts are grouped
@@ -61,7 +68,12 @@ BEGIN
       JOIN "organisation_industries" i ON i."organisation_reference" = n."reference"
       CROSS JOIN (VALUES (2), (4), (6), (8)) AS l("digits")
       WHERE n."country" IS NOT NULL AND length(i."industry_code") >= l."digits"
-      ORDER BY 1, 2;
+    UNION ALL
+    SELECT n."reference", '', n."country", n."name", n."has_activity", n."is_fund", n."status", n."verified",
+        n."confidence"
+      FROM "organisation_names" n
+      WHERE n."country" IS NOT NULL
+    ORDER BY 1, 2;
   PERFORM set_config('orgraph.rebuilding_filter_keys', 'off', true);
   INSERT INTO "organisation_filter_counts"
       ("country", "node", "has_activity", "is_fund", "status", "verified", "confidence", "organisations")

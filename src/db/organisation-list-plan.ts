@@ -21,18 +21,19 @@ export interface OrganisationListShape {
   nameLength: number;
   /** How many of country, industry and score it tests: each is a lookup in a table of its own. */
   childFilters: number;
-  /** Whether it tests both a country and an industry. */
-  countryAndIndustry: boolean;
+  /** Whether it tests a company country. */
+  withCountry: boolean;
 }
 
 /**
- * Whether the list reads `organisation_filter_keys`: a country and an industry without a name substring the trigram
- * index serves. One range of its index holds the country's organisations under the industry's node in name order,
- * so a page reads about as many entries as it shows over the share of them the other filters keep, whatever the
- * number of organisations, and the count sums `organisation_filter_counts` (bench/NOTES.md 47).
+ * Whether the list reads `organisation_filter_keys`: a country (with an industry or not) without a name substring the
+ * trigram index serves. One range of its index holds the country's organisations under the industry's node (or
+ * under any industry) in name order, so a page reads about as many entries as it shows over the share of them the
+ * other filters keep, whatever the number of organisations, and the count sums `organisation_filter_counts`
+ * (bench/NOTES.md 47).
  */
 export function readsFilterKeys(shape: OrganisationListShape): boolean {
-  return shape.countryAndIndustry && shape.nameLength < 3;
+  return shape.withCountry && shape.nameLength < 3;
 }
 
 /**
@@ -47,11 +48,10 @@ export function isNarrow(shape: OrganisationListShape): boolean {
 }
 
 /**
- * Where a page of the list reads its matches: `organisation_filter_keys` for a country and an industry (see
+ * Where a page of the list reads its matches: `organisation_filter_keys` for a country (see
  * {@link readsFilterKeys}); the narrow `organisation_names` when the filter is narrow (a name substring of three
- * characters or more, whose trigram candidates are rechecked on small rows; or country or industry with a score:
- * a country's candidates are one range of its country index, already narrowed by status, activity, fund and
- * confidence; industry and score alone look theirs up in its covering index), else
+ * characters or more, whose trigram candidates are rechecked on small rows; or industry with a score, each looked
+ * up in its covering index), else
  * `organisations`, whose covering index in name order serves a page of a broad filter without reading every match.
  */
 export function pageSourceOf(shape: OrganisationListShape): OrganisationSource {

@@ -26,9 +26,9 @@ export const organisationCountsTable = pgTable(
 );
 
 /**
- * How many organisations each (company country, GICS node) has per combination of the other filter columns, kept
- * exact by statement triggers on `organisation_filter_keys` (migration 0021): a list filtered on country and
- * industry sums the matching rows of its country and node.
+ * How many organisations each (company country, GICS node or '' for any) has per combination of the other filter
+ * columns, kept exact by statement triggers on `organisation_filter_keys` (migration 0021): a list filtered on a
+ * country, with an industry or not, sums the matching rows of its country and node.
  */
 export const organisationFilterCountsTable = pgTable(
   'organisation_filter_counts',

@@ -132,16 +132,16 @@ export const organisationNamesTable = pgTable(
 
 /**
  * One row per organisation with a company country and GICS node its industries fall under (every code's sector,
- * group, industry and sub-industry), with the columns the list filters on: a filter on country and industry reads one
- * range of `organisation_filter_keys_walk` in name order instead of meeting the country's and the industry's
- * organisations by reference. Kept by statement triggers on `organisation_names` and `organisation_industries`
+ * group, industry and sub-industry), and one under the node '' (any industry), with the columns the list filters on:
+ * a filter on a country, with an industry or not, reads one range of `organisation_filter_keys_walk` in name order
+ * instead of meeting the country's and the industry's organisations by reference. Kept by statement triggers on `organisation_names` and `organisation_industries`
  * (migration 0021), never written directly.
  */
 export const organisationFilterKeysTable = pgTable(
   'organisation_filter_keys',
   {
     reference: uuid().notNull(),
-    /** A GICS code of 2, 4, 6 or 8 digits that one of the organisation's codes starts with. */
+    /** A GICS code of 2, 4, 6 or 8 digits that one of the organisation's codes starts with; '' for any industry. */
     node: text().notNull(),
     country: text().notNull(),
     name: text().notNull(),

@@ -78,7 +78,7 @@ function shapeOf(filter: OrganisationFilter): OrganisationListShape {
   return {
     nameLength: filter.name?.length ?? 0,
     childFilters: childFilters.length,
-    countryAndIndustry: filter.country !== undefined && filter.industry !== undefined,
+    withCountry: filter.country !== undefined,
   };
 }
 
@@ -134,6 +134,10 @@ export function organisationConditions(
     );
   }
 
+  // The filter keys hold each organisation under every node of its industries and once under '' (any industry).
+  if (source === organisationFilterKeysTable && filter.industry === undefined) {
+    conditions.push(eq(organisationFilterKeysTable.node, ''));
+  }
   if (filter.industry !== undefined) {
     const code = resolveIndustryCode(filter.industry);
     conditions.push(
@@ -294,19 +298,22 @@ export async function countOrganisations(
 }
 
 /**
- * The filter as `organisation_counts` groups it, or `organisation_filter_counts` with a country and an industry,
- * when it tests nothing else (no name, activity type or period, score or AUM, and not only one of country and
- * industry); else undefined. The same defaults as {@link organisationConditions}.
+ * The filter as `organisation_counts` groups it, or `organisation_filter_counts` with a country, when it tests
+ * nothing else (no name, activity type or period, score or AUM, and no industry without a country); else
+ * undefined. The same defaults as {@link organisationConditions}.
  */
 function tallyFilterOf(filter: OrganisationFilter): TallyFilter | undefined {
-  if (hasName(filter) || (filter.industry === undefined) !== (filter.country === undefined)) return undefined;
+  if (hasName(filter) || (filter.industry !== undefined && filter.country === undefined)) return undefined;
   if (filter.score !== undefined || filter.hasAum !== undefined || filter.activityPeriod !== undefined) {
     return undefined;
   }
   if ((filter.activityTypes?.length ?? 0) > 0) return undefined;
   const place =
-    filter.country !== undefined && filter.industry !== undefined
-      ? { country: resolveCountry(filter.country), node: resolveIndustryCode(filter.industry) }
+    filter.country !== undefined
+      ? {
+          country: resolveCountry(filter.country),
+          node: filter.industry === undefined ? '' : resolveIndustryCode(filter.industry),
+        }
       : undefined;
   return {
     place,

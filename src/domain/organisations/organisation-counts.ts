@@ -5,7 +5,7 @@ import type { OrganisationStatus } from '../vocabulary/organisations.ts';
 
 /** A filter on the columns `organisation_counts` groups by; an absent field does not filter. */
 export interface TallyFilter {
-  /** A company country (alpha-2) and a GICS node: summed from `organisation_filter_counts` then. */
+  /** A company country (alpha-2) and a GICS node ('' for any): summed from `organisation_filter_counts` then. */
   place?: { country: string; node: string };
   hasActivity?: boolean;
   isFund?: boolean;
