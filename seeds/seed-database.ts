@@ -5,7 +5,7 @@ import { suspendConstraintsAndIndexes } from '../src/db/bulk/suspend.ts';
 import { type DatabaseHandle, queryRows } from '../src/db/database.ts';
 import { organisationActivityTable } from '../src/db/schema/activity.ts';
 import { annotationsTable, articleOrganisationsTable, articlesTable } from '../src/db/schema/articles.ts';
-import { organisationCountsTable } from '../src/db/schema/counts.ts';
+import { organisationCountsTable, organisationNameFragmentsTable } from '../src/db/schema/counts.ts';
 import { eventArticlesTable, eventParticipantsTable, eventsTable } from '../src/db/schema/events.ts';
 import {
   clientSummariesTable,
@@ -129,7 +129,7 @@ const closingPhases = ['activity', 'indexes', 'vacuum'] as const;
 /**
  * Fills what the triggers would have written statement by statement, in one set-wise pass each: the activity index,
  * each organisation's `has_activity` flag, the organisation counts, organisation_names (the list's columns and
- * the company country), then the filter keys and their counts.
+ * the company country), then the filter keys and their counts, and the name fragments' counts.
  */
 const derivedRowsStatements = [
   `insert into organisation_activity (organisation_reference, activity_type, last_activity_at)
@@ -154,6 +154,8 @@ const derivedRowsStatements = [
        left join organisation_addresses a on a.organisation_reference = o.reference and a.kind = 'company'`,
   // organisation_filter_keys from organisation_names and the industries, and their counts.
   'select orgraph_organisation_filter_keys_rebuild()',
+  // The counts of every piece of three to six characters of the names.
+  'select orgraph_organisation_name_fragments_rebuild()',
 ];
 
 const phaseTotal = (phase: Phase) => phase.sources.reduce((sum, source) => sum + source.count, 0);
@@ -257,6 +259,7 @@ export async function seedDatabase(handle: DatabaseHandle, options: SeedOptions)
     organisationsTable,
     organisationNamesTable,
     organisationFilterKeysTable,
+    organisationNameFragmentsTable,
     organisationIndustriesTable,
     organisationAddressesTable,
     organisationActivityTable,

@@ -11,6 +11,7 @@ import { loadConfig } from '../src/config.ts';
 import { type DatabaseHandle, openDatabase, queryRows } from '../src/db/database.ts';
 import { migrateDatabase } from '../src/db/migrate.ts';
 import { filterKeyDifferences } from './support/filter-keys.ts';
+import { nameFragmentDifferences } from './support/name-fragments.ts';
 
 /**
  * Seeds a database of its own (a scratch database on the DATABASE_URL server, or PGlite in a temporary
@@ -120,6 +121,11 @@ describe('seedDatabase', () => {
     expect(
       await count(sql`select count(distinct reference) as n from organisation_filter_keys`),
     ).toBeGreaterThan(100);
+  });
+
+  it('fills the name fragments as their triggers keep them', async () => {
+    expect(await nameFragmentDifferences(handle.db)).toEqual([]);
+    expect(await count(sql`select count(*) as n from organisation_name_fragments`)).toBeGreaterThan(1_000);
   });
 
   it('refuses to seed over existing data without reset', async () => {

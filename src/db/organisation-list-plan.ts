@@ -74,3 +74,35 @@ export function countSourceOf(shape: OrganisationListShape): OrganisationSource 
 export function sortNameOf(source: OrganisationSource, shape: OrganisationListShape): SQL {
   return source === organisationsTable && isNarrow(shape) ? sql`(${source.name} || '')` : sql`${source.name}`;
 }
+
+/**
+ * How many index entries the walk of the name order may pass over for each match the other way would sort: walking
+ * `organisations_name_order` and testing each name cost about 1.2 µs an entry, rechecking and sorting a name search's
+ * trigram candidates about 0.7 µs a match (scale 100, bench/NOTES.md 48).
+ */
+const walkedEntriesPerSortedMatch = 0.6;
+
+/** What a name search knows before its page: its matches, exactly, and the organisations of its kind. */
+export interface NameSearchSize {
+  matches: number;
+  organisations: number;
+  /** The matches up to the end of the page: its offset and limit. */
+  wanted: number;
+}
+
+/**
+ * The index entries a walk of the name order is expected to pass over to find the page, the matches being spread
+ * along it: `wanted` over their share of the organisations.
+ */
+export function expectedWalk(size: NameSearchSize): number {
+  return Math.ceil((size.wanted * size.organisations) / Math.max(1, size.matches));
+}
+
+/**
+ * Whether a page of a name search walks the name index until it has its matches rather than sorting every match:
+ * when the fragment is common, the walk finds a page among a few hundred names; when it is rare, its few trigram
+ * candidates sort faster than a walk finds them.
+ */
+export function walksNameOrder(size: NameSearchSize): boolean {
+  return expectedWalk(size) < walkedEntriesPerSortedMatch * size.matches;
+}

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/database.ts';
 import { filterKeyDifferences } from '../support/filter-keys.ts';
+import { nameFragmentDifferences } from '../support/name-fragments.ts';
 import {
   experience,
   importFiles,
@@ -103,6 +104,8 @@ describe('an import into an empty store', () => {
     expect(await filterKeyDifferences(imports.handle.db)).toEqual([]);
     // Every node of each organisation's code, and '' (any industry) once each.
     expect(await count('organisation_filter_keys')).toBe(50 * 4 + 150 * 2 + 200);
+    expect(await nameFragmentDifferences(imports.handle.db)).toEqual([]);
+    expect(await count('organisation_name_fragments')).toBeGreaterThan(600);
     expect(await count('record_digests')).toBe(1_803);
     expect(await count('event_participants')).toBe(3);
     // The change log holds each new event once, as added, although its participants were stored after it.

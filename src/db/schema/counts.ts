@@ -49,3 +49,19 @@ export const organisationFilterCountsTable = pgTable(
     }),
   ],
 );
+
+/**
+ * How many organisations (funds and others apart) have a lower-cased name containing each piece of three to six
+ * characters, kept exact by statement triggers on `organisation_names` (migration 0022): the count of a name search of
+ * that length is one row. `firstName` is at or before the first such name in the list's order.
+ */
+export const organisationNameFragmentsTable = pgTable(
+  'organisation_name_fragments',
+  {
+    fragment: text().notNull(),
+    isFund: boolean().notNull(),
+    organisations: bigint({ mode: 'number' }).notNull(),
+    firstName: text(),
+  },
+  (t) => [primaryKey({ name: 'organisation_name_fragments_key', columns: [t.fragment, t.isFund] })],
+);

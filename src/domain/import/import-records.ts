@@ -421,7 +421,12 @@ function touchedTables(types: Record<string, TypeCounts>): string[] {
 export async function refreshDerivedData(handle: DatabaseHandle, tables: readonly string[]): Promise<void> {
   if (tables.length === 0) return;
   // The activity index and the filter keys follow organisations and events by triggers.
-  const analysed = [...tables, 'organisation_activity', 'organisation_filter_keys'];
+  const analysed = [
+    ...tables,
+    'organisation_activity',
+    'organisation_filter_keys',
+    'organisation_name_fragments',
+  ];
   // A server gathers the statistics on two connections at once, the tables shared out by size: analyze reads
   // one table at a time on one core (bench/NOTES.md 43). The embedded store has one connection.
   const groups = handle.driver.kind === 'postgres' ? await sharedBySize(handle, analysed, 2) : [analysed];

@@ -3,11 +3,13 @@ import { countWithinLimit } from '../../db/counting.ts';
 import type { Database } from '../../db/database.ts';
 import {
   countSourceOf,
+  expectedWalk,
   isNarrow,
   type OrganisationListShape,
   type OrganisationSource,
   pageSourceOf,
   sortNameOf,
+  walksNameOrder,
 } from '../../db/organisation-list-plan.ts';
 import {
   type Organisation,
@@ -22,7 +24,12 @@ import type { OrganisationStatus, ScoreDimension } from '../vocabulary/organisat
 import { resolveCountry } from './country.ts';
 import { resolveIndustryCode } from './industries.ts';
 import { nameSubstringMatch } from './name-substring.ts';
-import { type TallyFilter, tallyOrganisations } from './organisation-counts.ts';
+import {
+  type NameFragmentTally,
+  type TallyFilter,
+  tallyNameFragment,
+  tallyOrganisations,
+} from './organisation-counts.ts';
 
 export const activityTypes = ['move', 'funding', 'public_offering', 'client_summary'] as const;
 export type ActivityType = (typeof activityTypes)[number];
@@ -241,6 +248,9 @@ export async function findOrganisationsPage(
   window: { limit: number; offset: number },
   countOptions: { timeoutMs: number },
 ): Promise<{ rows: Organisation[]; total: Total }> {
+  const search = nameSearchOf(filter);
+  const tally = search && (await tallyNameFragment(db, search.text, search.isFund));
+  if (search && tally) return nameSearchPage(db, filter, search, tally, window);
   if (!isNarrow(shapeOf(filter))) {
     const [rows, total] = await Promise.all([
       findOrganisations(db, filter, window),
@@ -288,6 +298,9 @@ export async function countOrganisations(
   const source = countSourceOf(shapeOf(filter));
   // Also checks the filter's values, whichever way it is counted.
   const conditions = organisationConditions(filter, source);
+  const search = nameSearchOf(filter);
+  const fragment = search && (await tallyNameFragment(db, search.text, search.isFund));
+  if (fragment) return { value: fragment.matches, isEstimate: false };
   const tally = tallyFilterOf(filter);
   if (tally) return { value: await tallyOrganisations(db, tally), isEstimate: false };
   const where = conditions.length > 0 ? sql` where ${and(...conditions)}` : sql``;
@@ -323,4 +336,95 @@ function tallyFilterOf(filter: OrganisationFilter): TallyFilter | undefined {
     verified: filter.verified,
     minConfidence: filter.minConfidence ?? (filter.showEmpty ? 0 : defaultMinConfidence),
   };
+}
+
+/** A name search on nothing but the name and the kind, as `organisation_name_fragments` counts it. */
+interface NameSearch {
+  text: string;
+  /** Undefined for every kind. */
+  isFund: boolean | undefined;
+}
+
+/**
+ * The filter as a plain name search when it is one: a name, `showEmpty` (so no activity test) without a minimum
+ * confidence, and no other filter; else undefined.
+ */
+function nameSearchOf(filter: OrganisationFilter): NameSearch | undefined {
+  if (!hasName(filter) || !filter.showEmpty || (filter.minConfidence ?? 0) > 0) return undefined;
+  const others = [
+    filter.country,
+    filter.industry,
+    filter.status,
+    filter.verified,
+    filter.hasAum,
+    filter.activityPeriod,
+    filter.score,
+    filter.activityTypes?.length ? filter.activityTypes : undefined,
+  ];
+  if (others.some((value) => value !== undefined)) return undefined;
+  return {
+    text: filter.name,
+    isFund: filter.kind === 'funds' ? true : filter.kind === 'all' ? undefined : false,
+  };
+}
+
+/**
+ * A page of a plain name search whose count the fragments hold: a common fragment walks the name index from its
+ * first name until the page is full (see `walksNameOrder`), a rare one sorts its matches, uncounted. A walk that
+ * passes over eight times the entries it expected (the matches bunched further along the order) gives way to the
+ * sort.
+ */
+async function nameSearchPage(
+  db: Database,
+  filter: OrganisationFilter,
+  search: NameSearch,
+  tally: NameFragmentTally,
+  window: { limit: number; offset: number },
+): Promise<{ rows: Organisation[]; total: Total }> {
+  // Also checks the filter's values, whichever way the page is read.
+  organisationConditions(filter);
+  const total: Total = { value: tally.matches, isEstimate: false };
+  const expected = Math.min(window.limit, tally.matches - window.offset);
+  if (expected <= 0) return { rows: [], total };
+  const size = {
+    matches: tally.matches,
+    organisations: tally.organisations,
+    wanted: window.offset + window.limit,
+  };
+  if (walksNameOrder(size)) {
+    const rows = await walkNameOrder(db, search, window, tally.firstName, 8 * expectedWalk(size) + 1_000);
+    if (rows.length === expected) return { rows, total };
+  }
+  return { rows: await findOrganisations(db, filter, window), total };
+}
+
+/**
+ * The page of a name search found by walking `organisations_name_order` from `firstName`, testing each name, over
+ * at most `maxEntries` entries: fewer rows than the page when the walk stopped before it found them.
+ */
+async function walkNameOrder(
+  db: Database,
+  search: NameSearch,
+  window: { limit: number; offset: number },
+  firstName: string | null,
+  maxEntries: number,
+): Promise<Organisation[]> {
+  const o = organisationsTable;
+  const walked = db
+    .select({ name: o.name, reference: o.reference, isFund: o.isFund })
+    .from(o)
+    .where(firstName === null ? undefined : gte(o.name, firstName))
+    .orderBy(asc(o.name), asc(o.reference))
+    .limit(maxEntries)
+    .as('walked');
+  const conditions = [sql`lower(${walked.name}) like lower(${likeSubstring(search.text)})`];
+  if (search.isFund !== undefined) conditions.push(eq(walked.isFund, search.isFund));
+  const page = db
+    .select({ reference: walked.reference })
+    .from(walked)
+    .where(and(...conditions))
+    .orderBy(asc(walked.name), asc(walked.reference))
+    .limit(window.limit)
+    .offset(window.offset);
+  return db.select().from(o).where(inArray(o.reference, page)).orderBy(asc(o.name), asc(o.reference));
 }

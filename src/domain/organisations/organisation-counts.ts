@@ -1,6 +1,10 @@
 import { and, eq, gte, type SQL, sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../../db/database.ts';
-import { organisationCountsTable, organisationFilterCountsTable } from '../../db/schema/counts.ts';
+import {
+  organisationCountsTable,
+  organisationFilterCountsTable,
+  organisationNameFragmentsTable,
+} from '../../db/schema/counts.ts';
 import type { OrganisationStatus } from '../vocabulary/organisations.ts';
 
 /** A filter on the columns `organisation_counts` groups by; an absent field does not filter. */
@@ -39,3 +43,49 @@ export async function tallyOrganisations(db: Database, filter: TallyFilter): Pro
   );
   return Number(row?.count ?? 0);
 }
+
+/** What `organisation_name_fragments` knows of a name substring. */
+export interface NameFragmentTally {
+  /** How many organisations' names contain it, exactly. */
+  matches: number;
+  /** At or before the first of those names in the list's order; null when none was ever added. */
+  firstName: string | null;
+  /**
+   * About how many organisations there are (the planner's estimate, at least `matches`): the walk of the name
+   * index passes over them.
+   */
+  organisations: number;
+}
+
+/**
+ * The count of organisations whose name contains `text` in any case (funds only, others only, or both when `isFund`
+ * is undefined), read from the maintained fragments: one row whatever the number of organisations. Undefined when the
+ * lower-cased text is not three to six characters long, the pieces the fragments keep.
+ */
+export async function tallyNameFragment(
+  db: Database,
+  text: string,
+  isFund: boolean | undefined,
+): Promise<NameFragmentTally | undefined> {
+  const f = organisationNameFragmentsTable;
+  const kind = isFund === undefined ? sql`true` : eq(f.isFund, isFund);
+  const [row] = await queryRows<{
+    length: number;
+    matches: string | number;
+    first_name: string | null;
+    organisations: string | number;
+  }>(
+    db,
+    sql`select char_length(lower(${text})) as length, coalesce(sum(${f.organisations}), 0)::bigint as matches,
+        min(${f.firstName}) as first_name,
+        (select greatest(reltuples, 0)::bigint from pg_class where oid = 'organisations'::regclass) as organisations
+      from ${f} where ${f.fragment} = lower(${text}) and ${kind}`,
+  );
+  if (!row || row.length < minFragmentLength || row.length > maxFragmentLength) return undefined;
+  const matches = Number(row.matches);
+  return { matches, firstName: row.first_name, organisations: Math.max(matches, Number(row.organisations)) };
+}
+
+/** The lengths of the pieces `organisation_name_fragments` keeps (migration 0022). */
+const minFragmentLength = 3;
+const maxFragmentLength = 6;

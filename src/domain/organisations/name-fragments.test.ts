@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nameFragmentDifferences } from '../../../test/support/name-fragments.ts';
+import { openScratchStore, type ScratchStore } from '../../../test/support/scratch-store.ts';
+import { type DatabaseHandle, queryRows } from '../../db/database.ts';
+import { walksNameOrder } from '../../db/organisation-list-plan.ts';
+import { countOrganisations, findOrganisationsPage, type OrganisationFilter } from './find-organisations.ts';
+
+// A store of its own, since the test writes and deletes organisations.
+let store: ScratchStore;
+let handle: DatabaseHandle;
+
+beforeAll(async () => {
+  store = await openScratchStore('name_fragments');
+  handle = store.handle;
+});
+
+afterAll(async () => {
+  await store?.close();
+});
+
+const needles = [
+  'acm',
+  'ACME',
+  'co.',
+  '& c',
+  '100%',
+  'e_f',
+  'a\\b',
+  'ing',
+  'ings',
+  'åla',
+  '주식회',
+  'zzz',
+  'in',
+  'acme holdings',
+];
+const kinds: OrganisationFilter['kind'][] = [undefined, 'funds', 'all'];
+const windows = [
+  { limit: 2, offset: 0 },
+  { limit: 2, offset: 3 },
+  { limit: 20, offset: 0 },
+];
+
+/** A count limit not used before: counts are reused per query and limit for a while (see countWithinLimit). */
+let timeLimit = 20_000;
+function freshCountOptions(): { timeoutMs: number } {
+  timeLimit += 1;
+  return { timeoutMs: timeLimit };
+}
+
+/** Each needle's name search (every kind and window) through the list and in plain SQL. */
+async function bothAnswers(): Promise<{ listed: unknown[]; plain: unknown[] }> {
+  const listed: unknown[] = [];
+  const plain: unknown[] = [];
+  for (const name of needles) {
+    for (const kind of kinds) {
+      const filter: OrganisationFilter = { name, kind, showEmpty: true };
+      const rows = await queryRows<{ reference: string }>(
+        handle.db,
+        sql`select reference from organisations where strpos(lower(name), lower(${name})) > 0
+          and ${kind === 'funds' ? sql`is_fund` : kind === 'all' ? sql`true` : sql`not is_fund`}
+          order by name, reference`,
+      );
+      const references = rows.map((row) => row.reference);
+      const total = { value: references.length, isEstimate: false };
+      for (const window of windows) {
+        const page = await findOrganisationsPage(handle.db, filter, window, freshCountOptions());
+        listed.push({ name, kind, window, total: page.total, page: page.rows.map((row) => row.reference) });
+        plain.push({
+          name,
+          kind,
+          window,
+          total,
+          page: references.slice(window.offset, window.offset + window.limit),
+        });
+      }
+      listed.push({ name, kind, count: await countOrganisations(handle.db, filter, freshCountOptions()) });
+      plain.push({ name, kind, count: total });
+    }
+  }
+  return { listed, plain };
+}
+
+async function addOrganisation(name: string, isFund = false): Promise<string> {
+  const reference = randomUUID();
+  await handle.db.execute(sql`
+    insert into organisations (reference, name, status, verified, confidence, is_fund, employees)
+    values (${reference}, ${name}, 'active', false, 50, ${isFund}, 1)`);
+  return reference;
+}
+
+async function expectAgreement(): Promise<void> {
+  expect(await nameFragmentDifferences(handle.db)).toEqual([]);
+  const both = await bothAnswers();
+  expect(both.listed).toEqual(both.plain);
+}
+
+describe('the name fragments', () => {
+  it('count and page plain name searches exactly through every change to the names', async () => {
+    const acme = await addOrganisation('Acme & Co.');
+    await addOrganisation('ACME Holdings');
+    const fund = await addOrganisation('Acme Growth Fund', true);
+    await addOrganisation('100% Pure_Fun\\Ab');
+    await addOrganisation('Åland Banking');
+    await addOrganisation('주식회사 한빛');
+    await addOrganisation('AB');
+    for (const name of [
+      'Bring',
+      'Cling',
+      'Ding Ltd',
+      'Fling',
+      'Kings',
+      'Ling Co.',
+      'Ming',
+      'Ping',
+      'Ring',
+      'Sing',
+    ]) {
+      await addOrganisation(name, name.length % 4 === 0);
+    }
+    await expectAgreement();
+    // Both ways of reading a page are taken: a page of 2 among 12 `ing` names walks, the page at offset 3 sorts.
+    expect(walksNameOrder({ matches: 12, organisations: 17, wanted: 2 })).toBe(true);
+    expect(walksNameOrder({ matches: 12, organisations: 17, wanted: 5 })).toBe(false);
+
+    // A rename, a fund flag, a new activity (which moves neither), deletes.
+    await handle.db.execute(sql`update organisations set name = 'Acme & Cie' where reference = ${acme}`);
+    await handle.db.execute(sql`update organisations set is_fund = false where reference = ${fund}`);
+    const [before] = await queryRows<{ total: number | string }>(
+      handle.db,
+      sql`select sum(organisations) as total from organisation_name_fragments`,
+    );
+    await handle.db.execute(sql`
+      insert into events (reference, type, summary, publish_date, organisation_reference)
+      values (${randomUUID()}, 'funding', 'A round', now(), ${acme})`);
+    const [after] = await queryRows<{ total: number | string }>(
+      handle.db,
+      sql`select sum(organisations) as total from organisation_name_fragments`,
+    );
+    expect(Number(after?.total)).toBe(Number(before?.total));
+    await handle.db.execute(sql`delete from organisations where name in ('Ring', 'Sing', 'ACME Holdings')`);
+    await expectAgreement();
+
+    await handle.db.execute(sql`truncate organisations cascade`);
+    await expectAgreement();
+    const [left] = await queryRows<{ n: number | string }>(
+      handle.db,
+      sql`select count(*) as n from organisation_name_fragments`,
+    );
+    expect(Number(left?.n)).toBe(0);
+  });
+
+  it('give way to the sort when the matches bunch past where a walk of the name order would find them', async () => {
+    // One `ing` name first, then 1,200 names without it, then 300 with it: a walk from the first expects to pass
+    // 15 entries and stops after its limit (1,120), and the sort answers instead.
+    await handle.db.execute(sql`
+      insert into organisations (reference, name, status, verified, confidence, is_fund, employees)
+      select gen_random_uuid(), name, 'active', false, 50, false, 1 from (
+        select 'Aing' as name
+        union all select 'B' || lpad(i::text, 5, '0') from generate_series(1, 1200) as i
+        union all select 'Ping ' || lpad(i::text, 5, '0') from generate_series(1, 300) as i) as names`);
+    await handle.db.execute(sql`analyze organisations`);
+    const page = await findOrganisationsPage(
+      handle.db,
+      { name: 'ing', showEmpty: true },
+      { limit: 3, offset: 0 },
+      freshCountOptions(),
+    );
+    expect(page.total).toEqual({ value: 301, isEstimate: false });
+    expect(page.rows.map((row) => row.name)).toEqual(['Aing', 'Ping 00001', 'Ping 00002']);
+    expect(walksNameOrder({ matches: 301, organisations: 1501, wanted: 3 })).toBe(true);
+  });
+});
