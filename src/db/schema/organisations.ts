@@ -127,6 +127,13 @@ export const organisationNamesTable = pgTable(
       t.name,
       t.reference,
     ),
+    // Suggestions in their order: the names starting with a text are one range, the others a walk from the start
+    // (migration 0023).
+    index('organisation_names_label_order').on(
+      sql`${t.nameLower} collate "C"`,
+      sql`${t.name} collate "C"`,
+      t.reference,
+    ),
   ],
 );
 

@@ -46,6 +46,8 @@ export async function tallyOrganisations(db: Database, filter: TallyFilter): Pro
 
 /** What `organisation_name_fragments` knows of a name substring. */
 export interface NameFragmentTally {
+  /** The text as PostgreSQL lower-cases it. */
+  lowered: string;
   /** How many organisations' names contain it, exactly. */
   matches: number;
   /** At or before the first of those names in the list's order; null when none was ever added. */
@@ -67,23 +69,33 @@ export async function tallyNameFragment(
   text: string,
   isFund: boolean | undefined,
 ): Promise<NameFragmentTally | undefined> {
+  // lower() maps character by character under libc, so this is the lower-cased text's length, which the statement
+  // checks again (an ICU collation may lower one character to two).
+  const length = [...text].length;
+  if (length < minFragmentLength || length > maxFragmentLength) return undefined;
   const f = organisationNameFragmentsTable;
   const kind = isFund === undefined ? sql`true` : eq(f.isFund, isFund);
   const [row] = await queryRows<{
     length: number;
+    lowered: string;
     matches: string | number;
     first_name: string | null;
     organisations: string | number;
   }>(
     db,
-    sql`select char_length(lower(${text})) as length, coalesce(sum(${f.organisations}), 0)::bigint as matches,
+    sql`select char_length(lower(${text})) as length, lower(${text}) as lowered, coalesce(sum(${f.organisations}), 0)::bigint as matches,
         min(${f.firstName}) as first_name,
         (select greatest(reltuples, 0)::bigint from pg_class where oid = 'organisations'::regclass) as organisations
       from ${f} where ${f.fragment} = lower(${text}) and ${kind}`,
   );
   if (!row || row.length < minFragmentLength || row.length > maxFragmentLength) return undefined;
   const matches = Number(row.matches);
-  return { matches, firstName: row.first_name, organisations: Math.max(matches, Number(row.organisations)) };
+  return {
+    lowered: row.lowered,
+    matches,
+    firstName: row.first_name,
+    organisations: Math.max(matches, Number(row.organisations)),
+  };
 }
 
 /** The lengths of the pieces `organisation_name_fragments` keeps (migration 0022). */

@@ -275,7 +275,8 @@ describe('suggestions', () => {
     );
     expect(result[0]).toEqual([]);
     expect(result[1]).toEqual({ value: all.length, isEstimate: false });
-    // The page, then the count's own time limit and statement.
-    expect(statements).toBe(3);
+    // The name fragments' count (a text of three to six characters), the page, then the count's own time limit and
+    // statement.
+    expect(statements).toBe(4);
   });
 });
