@@ -204,6 +204,15 @@ export async function findOrganisations(
   filter: OrganisationFilter,
   window: ListWindow<OrganisationSortKey>,
 ): Promise<Organisation[]> {
+  return (await walkedForward(db, filter, window)) ?? plannedWindow(db, filter, window);
+}
+
+/** A window of the list read as `src/db/organisation-list-plan.ts` plans it from the filter's shape. */
+async function plannedWindow(
+  db: Database,
+  filter: OrganisationFilter,
+  window: ListWindow<OrganisationSortKey>,
+): Promise<Organisation[]> {
   const o = organisationsTable;
   const source = pageSourceOf(shapeOf(filter));
   const conditions = organisationConditions(filter, source);
@@ -395,25 +404,58 @@ async function nameSearchPage(
     const rows = await walkNameOrder(db, search, window, tally.firstName, 8 * expectedWalk(size) + 1_000);
     if (rows.length === expected) return { rows, total };
   }
-  return { rows: await findOrganisations(db, filter, window), total };
+  return { rows: await plannedWindow(db, filter, window), total };
 }
 
 /**
- * The page of a name search found by walking `organisations_name_order` from `firstName`, testing each name, over
- * at most `maxEntries` entries: fewer rows than the page when the walk stopped before it found them.
+ * A forward window of a plain name search (the graph's `after`) read by walking the name order, when the fragments
+ * say it pays (see `nameSearchPage`); undefined when it does not, or when the walk stopped before a full page, which
+ * may also be the end of the matches: the sort answers then.
+ */
+async function walkedForward(
+  db: Database,
+  filter: OrganisationFilter,
+  window: ListWindow<OrganisationSortKey>,
+): Promise<Organisation[] | undefined> {
+  const search = nameSearchOf(filter);
+  if (!search || window.before || window.inverted) return undefined;
+  const tally = await tallyNameFragment(db, search.text, search.isFund);
+  if (!tally) return undefined;
+  const offset = window.offset ?? 0;
+  const size = { matches: tally.matches, organisations: tally.organisations, wanted: offset + window.limit };
+  if (!walksNameOrder(size)) return undefined;
+  organisationConditions(filter);
+  const rows = await walkNameOrder(
+    db,
+    search,
+    { limit: window.limit, offset, after: window.after },
+    tally.firstName,
+    8 * expectedWalk(size) + 1_000,
+  );
+  return rows.length === window.limit ? rows : undefined;
+}
+
+/**
+ * The page of a name search found by walking `organisations_name_order` from `firstName` (or past `after`), testing
+ * each name, over at most `maxEntries` entries: fewer rows than the page when the walk stopped before it found them.
  */
 async function walkNameOrder(
   db: Database,
   search: NameSearch,
-  window: { limit: number; offset: number },
+  window: { limit: number; offset: number; after?: OrganisationSortKey },
   firstName: string | null,
   maxEntries: number,
 ): Promise<Organisation[]> {
   const o = organisationsTable;
+  const start: SQL[] = [];
+  if (firstName !== null) start.push(gte(o.name, firstName));
+  if (window.after) {
+    start.push(sql`(${o.name}, ${o.reference}) > (${window.after.name}, ${window.after.reference}::uuid)`);
+  }
   const walked = db
     .select({ name: o.name, reference: o.reference, isFund: o.isFund })
     .from(o)
-    .where(firstName === null ? undefined : gte(o.name, firstName))
+    .where(and(...start))
     .orderBy(asc(o.name), asc(o.reference))
     .limit(maxEntries)
     .as('walked');

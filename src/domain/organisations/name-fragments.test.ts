@@ -5,7 +5,12 @@ import { nameFragmentDifferences } from '../../../test/support/name-fragments.ts
 import { openScratchStore, type ScratchStore } from '../../../test/support/scratch-store.ts';
 import { type DatabaseHandle, queryRows } from '../../db/database.ts';
 import { walksNameOrder } from '../../db/organisation-list-plan.ts';
-import { countOrganisations, findOrganisationsPage, type OrganisationFilter } from './find-organisations.ts';
+import {
+  countOrganisations,
+  findOrganisations,
+  findOrganisationsPage,
+  type OrganisationFilter,
+} from './find-organisations.ts';
 
 // A store of its own, since the test writes and deletes organisations.
 let store: ScratchStore;
@@ -57,9 +62,9 @@ async function bothAnswers(): Promise<{ listed: unknown[]; plain: unknown[] }> {
   for (const name of needles) {
     for (const kind of kinds) {
       const filter: OrganisationFilter = { name, kind, showEmpty: true };
-      const rows = await queryRows<{ reference: string }>(
+      const rows = await queryRows<{ reference: string; name: string }>(
         handle.db,
-        sql`select reference from organisations where strpos(lower(name), lower(${name})) > 0
+        sql`select reference, name from organisations where strpos(lower(name), lower(${name})) > 0
           and ${kind === 'funds' ? sql`is_fund` : kind === 'all' ? sql`true` : sql`not is_fund`}
           order by name, reference`,
       );
@@ -78,6 +83,16 @@ async function bothAnswers(): Promise<{ listed: unknown[]; plain: unknown[] }> {
       }
       listed.push({ name, kind, count: await countOrganisations(handle.db, filter, freshCountOptions()) });
       plain.push({ name, kind, count: total });
+      // The graph's windows: after the first match, and from the start.
+      const first = rows[0];
+      for (const after of first
+        ? [undefined, { name: first.name, reference: first.reference }]
+        : [undefined]) {
+        const window = await findOrganisations(handle.db, filter, { limit: 2, after });
+        listed.push({ name, kind, after: after?.reference, window: window.map((row) => row.reference) });
+        const from = after ? 1 : 0;
+        plain.push({ name, kind, after: after?.reference, window: references.slice(from, from + 2) });
+      }
     }
   }
   return { listed, plain };
