@@ -164,8 +164,10 @@ export function organisationConditions(
     );
   }
 
-  if (filter.kind === 'funds') conditions.push(eq(o.isFund, true));
-  else if (filter.kind !== 'all') conditions.push(eq(o.isFund, false));
+  // Written out rather than bound, so that a prepared statement's generic plan still sees that the default leaves
+  // funds out and reads the trigram index of the other organisations (migration 0024).
+  if (filter.kind === 'funds') conditions.push(sql`${o.isFund}`);
+  else if (filter.kind !== 'all') conditions.push(sql`not ${o.isFund}`);
 
   if (filter.status !== undefined) conditions.push(eq(o.status, filter.status));
   if (filter.verified !== undefined) conditions.push(eq(o.verified, filter.verified));
