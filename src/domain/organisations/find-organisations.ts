@@ -358,7 +358,7 @@ interface NameSearch {
 
 /**
  * The filter as a plain name search when it is one: a name, `showEmpty` (so no activity test) without a minimum
- * confidence, and no other filter; else undefined.
+ * confidence, and no other filter; else undefined. Throws an invalid parameter for a value out of range.
  */
 function nameSearchOf(filter: OrganisationFilter): NameSearch | undefined {
   if (!hasName(filter) || !filter.showEmpty || (filter.minConfidence ?? 0) > 0) return undefined;
@@ -373,6 +373,8 @@ function nameSearchOf(filter: OrganisationFilter): NameSearch | undefined {
     filter.activityTypes?.length ? filter.activityTypes : undefined,
   ];
   if (others.some((value) => value !== undefined)) return undefined;
+  // Checks the filter's values before anything reads with them.
+  organisationConditions(filter);
   return {
     text: filter.name,
     isFund: filter.kind === 'funds' ? true : filter.kind === 'all' ? undefined : false,
@@ -392,8 +394,6 @@ async function nameSearchPage(
   tally: NameFragmentTally,
   window: { limit: number; offset: number },
 ): Promise<{ rows: Organisation[]; total: Total }> {
-  // Also checks the filter's values, whichever way the page is read.
-  organisationConditions(filter);
   const total: Total = { value: tally.matches, isEstimate: false };
   const expected = Math.min(window.limit, tally.matches - window.offset);
   if (expected <= 0) return { rows: [], total };
@@ -426,7 +426,6 @@ async function walkedForward(
   const offset = window.offset ?? 0;
   const size = { matches: tally.matches, organisations: tally.organisations, wanted: offset + window.limit };
   if (!walksNameOrder(size)) return undefined;
-  organisationConditions(filter);
   const rows = await walkNameOrder(
     db,
     search,

@@ -167,6 +167,19 @@ describe('the name fragments', () => {
     expect(Number(left?.n)).toBe(0);
   });
 
+  it('refuse a name no filter may hold before reading anything', async () => {
+    const filter = { name: 'in\u0000g', showEmpty: true };
+    await expect(
+      findOrganisationsPage(handle.db, filter, { limit: 2, offset: 0 }, freshCountOptions()),
+    ).rejects.toMatchObject({ code: 'INVALID_PARAMETER' });
+    await expect(findOrganisations(handle.db, filter, { limit: 2 })).rejects.toMatchObject({
+      code: 'INVALID_PARAMETER',
+    });
+    await expect(countOrganisations(handle.db, filter, freshCountOptions())).rejects.toMatchObject({
+      code: 'INVALID_PARAMETER',
+    });
+  });
+
   it('give way to the sort when the matches bunch past where a walk of the name order would find them', async () => {
     // One `ing` name first, then 1,200 names without it, then 300 with it: a walk from the first expects to pass
     // 15 entries and stops after its limit (1,120), and the sort answers instead.

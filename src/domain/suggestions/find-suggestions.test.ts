@@ -98,6 +98,12 @@ describe('suggestions from the leading organisations', () => {
     }
   });
 
+  it('refuse a text no filter may hold before reading anything', async () => {
+    await expect(findSuggestions(handle.db, 'in\u0000g', { limit: 5, offset: 0 })).rejects.toMatchObject({
+      code: 'INVALID_PARAMETER',
+    });
+  });
+
   it('read every match when the names containing the text sort past where the walk stops', async () => {
     // 3,000 names without `ing` (`b00001`… sort before `bring`), then 300 that contain it but do not start with it:
     // a walk expecting to pass a few dozen or hundred entries stops at its limit, before the first of them.

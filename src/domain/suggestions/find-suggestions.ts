@@ -173,10 +173,12 @@ export async function findSuggestions(
   window: { limit: number; offset: number },
 ): Promise<Suggestion[]> {
   const query = normaliseSuggestionQuery(text);
+  // Built first: it refuses a text no filter may hold (see likeSubstring) before anything runs.
+  const count = countQuery(query);
   const page = suggestionsPage(db, query, window);
   countBesidePage(
     db,
-    countQuery(query),
+    count,
     'organisations',
     page.then((answer) => answer.matches),
   );
