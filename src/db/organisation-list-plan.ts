@@ -106,3 +106,11 @@ export function expectedWalk(size: NameSearchSize): number {
 export function walksNameOrder(size: NameSearchSize): boolean {
   return expectedWalk(size) < walkedEntriesPerSortedMatch * size.matches;
 }
+
+/**
+ * How many entries a walk of the name order passes over before it gives way to the sort: eight times what it
+ * expects, and a thousand more, for matches that bunch further along the order than their share says.
+ */
+export function walkLimit(size: NameSearchSize): number {
+  return 8 * expectedWalk(size) + 1_000;
+}

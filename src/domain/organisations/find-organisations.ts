@@ -3,12 +3,12 @@ import { countWithinLimit } from '../../db/counting.ts';
 import type { Database } from '../../db/database.ts';
 import {
   countSourceOf,
-  expectedWalk,
   isNarrow,
   type OrganisationListShape,
   type OrganisationSource,
   pageSourceOf,
   sortNameOf,
+  walkLimit,
   walksNameOrder,
 } from '../../db/organisation-list-plan.ts';
 import {
@@ -403,7 +403,7 @@ async function nameSearchPage(
     wanted: window.offset + window.limit,
   };
   if (walksNameOrder(size)) {
-    const rows = await walkNameOrder(db, search, window, tally.firstName, 8 * expectedWalk(size) + 1_000);
+    const rows = await walkNameOrder(db, search, window, tally.firstName, walkLimit(size));
     if (rows.length === expected) return { rows, total };
   }
   return { rows: await plannedWindow(db, filter, window), total };
@@ -431,7 +431,7 @@ async function walkedForward(
     search,
     { limit: window.limit, offset, after: window.after },
     tally.firstName,
-    8 * expectedWalk(size) + 1_000,
+    walkLimit(size),
   );
   return rows.length === window.limit ? rows : undefined;
 }

@@ -2,7 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { countBesidePage, countWithinLimit } from '../../db/counting.ts';
 import { type Database, queryRows } from '../../db/database.ts';
-import { expectedWalk, walksNameOrder } from '../../db/organisation-list-plan.ts';
+import { walkLimit, walksNameOrder } from '../../db/organisation-list-plan.ts';
 import { eventsTable } from '../../db/schema/events.ts';
 import { organisationNamesTable } from '../../db/schema/organisations.ts';
 import { occupationsTable } from '../../db/schema/reference.ts';
@@ -269,7 +269,7 @@ async function leadingOrganisationsOf(
       lowered: tally.lowered,
       upperBound,
       wanted: size.wanted,
-      maxWalk: 8 * expectedWalk(size) + 1_000,
+      maxWalk: walkLimit(size),
     },
     matches: tally.matches,
   };
