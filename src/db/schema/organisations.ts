@@ -85,11 +85,12 @@ export const organisationNamesTable = pgTable(
     name: text().notNull(),
     nameLower: text().notNull().generatedAlwaysAs(sql`lower("name")`),
     /**
-     * `name_lower` with every character that is not a letter or digit turned into `0`, for the trigram index
-     * only: it keeps the blanks and punctuation of a substring as trigrams (`i, S` becomes `i00s`), where the
-     * trigrams of `name_lower` stop at every word (see nameSubstringMatch).
+     * `name_lower` with every character that is not a letter or digit written as one, for the trigram index only:
+     * blanks as `0`, the common punctuation as a digit each, the rest as `8` (`orgraph_name_key`, migration 0025).
+     * It keeps the blanks and punctuation of a substring as trigrams (`i, S` becomes `i30s`), where the trigrams
+     * of `name_lower` stop at every word (see nameSubstringMatch).
      */
-    nameKey: text().notNull().generatedAlwaysAs(sql`regexp_replace(lower("name"), '[^[:alnum:]]', '0', 'g')`),
+    nameKey: text().notNull().generatedAlwaysAs(sql`orgraph_name_key("name")`),
     status: organisationStatusEnum().notNull(),
     verified: boolean().notNull(),
     confidence: smallint().notNull(),

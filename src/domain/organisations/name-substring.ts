@@ -5,15 +5,16 @@ import { likeSubstring } from '../text-filter.ts';
 /**
  * The rows of `organisation_names` whose name contains `text` in any case: `name ilike '%text%'`, spelled as
  * PostgreSQL itself evaluates it on a UTF-8 database, `lower(name) like lower(p)`, on `name_lower`. The trigram
- * index finds the candidates on `name_key`, where every character that is not a letter or digit is `0`. Mapped
- * the same way, the substring is in every name that contains it (the mapping goes character by character), and
- * its trigrams span the blanks and punctuation that end the trigrams of words. For `i, S` at scale 100 that was
- * 377 candidates instead of 67,404 (bench/NOTES.md 26). Throws an invalid parameter for text `likeSubstring`
- * refuses.
+ * index finds the candidates on `name_key`, where every character that is not a letter or digit is a digit: `0`
+ * for a blank, one for each common punctuation mark (`orgraph_name_key`). Mapped the same way, the substring is in
+ * every name that contains it (the mapping goes character by character), and its trigrams span the blanks and
+ * punctuation that end the trigrams of words. For `i, S` at scale 100 that was 377 candidates instead of 67,404
+ * (bench/NOTES.md 26); telling punctuation from blanks took the page of `-Gr` at scale 100 from 15.0 to 1.1 ms
+ * (bench/NOTES.md 49). Throws an invalid parameter for text `likeSubstring` refuses.
  */
 export function nameSubstringMatch(text: string): SQL {
   const pattern = likeSubstring(text);
   const n = organisationNamesTable;
-  return sql`(${n.nameKey} like '%' || regexp_replace(lower(${text}), '[^[:alnum:]]', '0', 'g') || '%'
+  return sql`(${n.nameKey} like '%' || orgraph_name_key(${text}) || '%'
     and ${n.nameLower} like lower(${pattern}))`;
 }

@@ -52,6 +52,9 @@ const names = [
   'Ⅻ Partners',
   '100% Natural_Foods \\ Co',
   'Plain Name Ltd',
+  'Smith-Sanders & Co.',
+  "O'Brien (Holdings), A/S",
+  'Alpha Sanders\tCo',
 ];
 const needles = [
   'i',
@@ -72,8 +75,17 @@ const needles = [
   '\\',
   '0% n',
   'plain',
-  // Blanks and punctuation, which the trigram index sees as `0` (name_key).
+  // Blanks and punctuation, which the trigram index sees as digits (name_key).
   'e s',
+  '-sa',
+  'a sa',
+  's & c',
+  "o'b",
+  '(h',
+  '), a',
+  'a/s',
+  'o.',
+  's\tc',
   'l_f',
   '% n',
   '\\ c',
@@ -147,6 +159,27 @@ describe('organisation_names', () => {
         needle,
       ).toEqual(expected);
     }
+  });
+});
+
+describe('organisation_names.name_key', () => {
+  it('tells blanks from each common punctuation mark, so a fragment with either finds only its own candidates', async () => {
+    const [row] = await queryRows<{ key: string }>(
+      handle.db,
+      sql`select orgraph_name_key(${"O'Brien (Holdings), A/S-Co. & 5\tX"}) as key`,
+    );
+    expect(row?.key).toBe('o5brien07holdings730a6s1co204058x');
+
+    const candidates = async (needle: string) =>
+      (
+        await queryRows<{ name: string }>(
+          handle.db,
+          sql`select name from organisation_names where name_key like '%' || orgraph_name_key(${needle}) || '%'
+            order by name`,
+        )
+      ).map((candidate) => candidate.name);
+    expect(await candidates('-Sa')).toEqual(['Smith-Sanders & Co.']);
+    expect(await candidates(' Sa')).toEqual(['Alpha Sanders\tCo']);
   });
 });
 
