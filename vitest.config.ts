@@ -2,13 +2,15 @@ import { defineConfig } from 'vitest/config';
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
 
+/** Test files that replace a module with `vi.mock`: they need a module graph of their own. */
+const mockingFiles = ['test/import/known-lines.test.ts', 'test/import/stale.test.ts'];
+
 export default defineConfig({
   // graphql 16 ships CommonJS (`main`) and ESM (`module`) builds. Node loads the CommonJS one for every import, so
   // the libraries (Pothos, Yoga) build the schema with it; Vite would hand our sources the ESM one, and graphql's
   // `isListType`/`instanceof` checks then fail across the two copies ("from another module or realm").
   resolve: { alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }] },
   test: {
-    include: ['src/**/*.test.ts', 'seeds/**/*.test.ts', 'bench/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     // Two files at a time, on either database: the embedded one admits one process at a time, so there each worker
     // gets its own copy of the seeded store (test/support/worker-stores.ts).
@@ -21,5 +23,19 @@ export default defineConfig({
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
       ...(onPostgres ? {} : { DATA_DIR: process.env.DATA_DIR ?? '.test-data/embedded' }),
     },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'shared',
+          include: ['src/**/*.test.ts', 'seeds/**/*.test.ts', 'bench/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: mockingFiles,
+          // A worker imports the sources once for all its files instead of once per file: importing the app took
+          // more time than the tests of a typical REST or GraphQL file. Each file still opens its own handles.
+          isolate: false,
+        },
+      },
+      { extends: true, test: { name: 'isolated', include: mockingFiles } },
+    ],
   },
 });
