@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshCountOptions } from '../../../test/support/count-limits.ts';
 import { filterKeyDifferences } from '../../../test/support/filter-keys.ts';
 import { openScratchStore, type ScratchStore } from '../../../test/support/scratch-store.ts';
 import { type DatabaseHandle, queryRows } from '../../db/database.ts';
@@ -63,13 +64,6 @@ function plainConditions(filter: OrganisationFilter): SQL {
       : sql`true`,
   ];
   return sql.join(conditions, sql` and `);
-}
-
-/** A time limit not used before: counts are reused per query and limit for a while (see countWithinLimit). */
-let timeLimit = 10_000;
-function freshCountOptions(): { timeoutMs: number } {
-  timeLimit += 1;
-  return { timeoutMs: timeLimit };
 }
 
 /** Every filter's count, first page of 3, and the page after its first row, through the list and in plain SQL. */

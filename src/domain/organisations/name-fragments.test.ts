@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshCountOptions } from '../../../test/support/count-limits.ts';
 import { nameFragmentDifferences } from '../../../test/support/name-fragments.ts';
 import { openScratchStore, type ScratchStore } from '../../../test/support/scratch-store.ts';
 import { type DatabaseHandle, queryRows } from '../../db/database.ts';
@@ -47,13 +48,6 @@ const windows = [
   { limit: 2, offset: 3 },
   { limit: 20, offset: 0 },
 ];
-
-/** A count limit not used before: counts are reused per query and limit for a while (see countWithinLimit). */
-let timeLimit = 20_000;
-function freshCountOptions(): { timeoutMs: number } {
-  timeLimit += 1;
-  return { timeoutMs: timeLimit };
-}
 
 /** Each needle's name search (every kind and window) through the list and in plain SQL. */
 async function bothAnswers(): Promise<{ listed: unknown[]; plain: unknown[] }> {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unusedCountLimit } from '../../../test/support/count-limits.ts';
 import { openScratchStore, type ScratchStore } from '../../../test/support/scratch-store.ts';
 import { type DatabaseHandle, queryRows } from '../../db/database.ts';
 import { eventTypes } from '../vocabulary/events.ts';
@@ -25,9 +26,6 @@ const windows = [
   { limit: 20, offset: 0 },
   { limit: 5, offset: 200 },
 ];
-
-/** A count limit not used before: counts are reused per query and limit for a while (see countWithinLimit). */
-let timeLimit = 30_000;
 
 /** Every window of `query`'s suggestions and their count, and the same from the definition in plain SQL. */
 async function bothAnswers(text: string): Promise<{ found: unknown[]; plain: unknown[] }> {
@@ -54,8 +52,7 @@ async function bothAnswers(text: string): Promise<{ found: unknown[]; plain: unk
   const plain: unknown[] = [];
   for (const window of windows) {
     const page = await findSuggestions(handle.db, text, window);
-    timeLimit += 1;
-    const total = await countSuggestions(handle.db, text, timeLimit);
+    const total = await countSuggestions(handle.db, text, unusedCountLimit());
     found.push({
       window,
       total,
