@@ -306,12 +306,12 @@ export async function countOrganisations(
   filter: OrganisationFilter,
   options: { timeoutMs: number },
 ): Promise<Total> {
-  const source = countSourceOf(shapeOf(filter));
-  // Also checks the filter's values, whichever way it is counted.
-  const conditions = organisationConditions(filter, source);
   const search = nameSearchOf(filter);
   const fragment = search && (await tallyNameFragment(db, search.text, search.isFund));
   if (fragment) return { value: fragment.matches, isEstimate: false };
+  const source = countSourceOf(shapeOf(filter));
+  // Also checks the filter's values (a name search's were checked above), whichever way it is counted.
+  const conditions = organisationConditions(filter, source);
   const tally = tallyFilterOf(filter);
   if (tally) return { value: await tallyOrganisations(db, tally), isEstimate: false };
   const where = conditions.length > 0 ? sql` where ${and(...conditions)}` : sql``;
