@@ -80,7 +80,8 @@ let server: LiveServer;
 /**
  * A plain GraphQL POST to the live server: the expected values, asked without any client. The test sits idle for
  * seconds while the compilers run, so a kept-alive connection may be closed by the server just as it is reused
- * (undici's "other side closed"); that one failure, before any answer, is retried once on a new connection.
+ * (undici's "other side closed", or a reset when the close crosses the request); that one failure, before any
+ * answer, is retried once on a new connection.
  */
 async function ask<Data>(query: string, variables: Record<string, unknown> = {}): Promise<Data> {
   const post = () =>
@@ -91,7 +92,7 @@ async function ask<Data>(query: string, variables: Record<string, unknown> = {})
     });
   const response = await post().catch((error: unknown) => {
     const cause = error instanceof Error ? (error.cause as { code?: string } | undefined) : undefined;
-    if (cause?.code !== 'UND_ERR_SOCKET') throw error;
+    if (cause?.code !== 'UND_ERR_SOCKET' && cause?.code !== 'ECONNRESET') throw error;
     return post();
   });
   const body = (await response.json()) as { data?: Data; errors?: unknown };
