@@ -103,12 +103,15 @@ export const organisationNamesTable = pgTable(
     country: text(),
   },
   (t) => [
-    index('organisation_names_key_trgm').using('gin', sql`${t.nameKey} gin_trgm_ops`),
-    // The same for the organisations that are not funds, the list's default: funds' shared words ("Ventures") gave
-    // its searches tens of thousands of candidates to throw away (migration 0024).
+    // Two trigram indexes, funds and the others apart: funds' shared words ("Ventures") gave the default kind's
+    // searches tens of thousands of candidates to throw away (migration 0024), and an index over both served that
+    // kind or not as the statistics fell (migration 0026). A search over every kind asks both (nameSubstringMatch).
     index('organisation_names_others_key_trgm')
       .using('gin', sql`${t.nameKey} gin_trgm_ops`)
       .where(sql`not ${t.isFund}`),
+    index('organisation_names_funds_key_trgm')
+      .using('gin', sql`${t.nameKey} gin_trgm_ops`)
+      .where(sql`${t.isFund}`),
     // A narrow filter of the list (two of country, industry and score) finds its candidates in the child tables'
     // indexes and looks each one up here: with the columns it tests and sorts by, the lookup reads the index alone.
     index('organisation_names_lookup').on(

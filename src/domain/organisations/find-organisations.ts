@@ -42,6 +42,11 @@ export const activityPeriods = Object.keys(activityPeriodDays) as ActivityPeriod
 /** `funds` keeps only funds, `all` everything; without it funds are left out, as the interface says. */
 export type OrganisationKind = 'funds' | 'all';
 
+/** The `is_fund` a kind asks for: funds, the others (the default), or undefined for every kind. */
+function isFundOf(kind: OrganisationKind | undefined): boolean | undefined {
+  return kind === 'funds' ? true : kind === 'all' ? undefined : false;
+}
+
 /** The organisation list's filters, as both transports pass them (values already of the right type). */
 export interface OrganisationFilter {
   /** Substring of the name, any case; `%`, `_` and `\` match themselves. */
@@ -109,7 +114,7 @@ export function organisationConditions(
     // where `ilike` filtered the same walk 4.6 times slower (bench/NOTES.md 25).
     conditions.push(
       source === organisationNamesTable
-        ? nameSubstringMatch(filter.name)
+        ? nameSubstringMatch(filter.name, isFundOf(filter.kind))
         : sql`lower(${source.name}) like lower(${likeSubstring(filter.name)})`,
     );
   }
@@ -342,7 +347,7 @@ function tallyFilterOf(filter: OrganisationFilter): TallyFilter | undefined {
   return {
     place,
     hasActivity: filter.showEmpty ? undefined : true,
-    isFund: filter.kind === 'funds' ? true : filter.kind === 'all' ? undefined : false,
+    isFund: isFundOf(filter.kind),
     status: filter.status,
     verified: filter.verified,
     minConfidence: filter.minConfidence ?? (filter.showEmpty ? 0 : defaultMinConfidence),
@@ -377,7 +382,7 @@ function nameSearchOf(filter: OrganisationFilter): NameSearch | undefined {
   organisationConditions(filter);
   return {
     text: filter.name,
-    isFund: filter.kind === 'funds' ? true : filter.kind === 'all' ? undefined : false,
+    isFund: isFundOf(filter.kind),
   };
 }
 

@@ -10,11 +10,19 @@ import { likeSubstring } from '../text-filter.ts';
  * every name that contains it (the mapping goes character by character), and its trigrams span the blanks and
  * punctuation that end the trigrams of words. For `i, S` at scale 100 that was 377 candidates instead of 67,404
  * (bench/NOTES.md 26); telling punctuation from blanks took the page of `-Gr` at scale 100 from 15.0 to 1.1 ms
- * (bench/NOTES.md 49). Throws an invalid parameter for text `likeSubstring` refuses.
+ * (bench/NOTES.md 49).
+ *
+ * Funds and the other organisations have a trigram index each, so the rows are those of one kind (`isFund`) or,
+ * when `isFund` is undefined, of both kinds asked as two lookups joined by `or`, which reads the two indexes (bench/NOTES.md 49).
+ * Throws an invalid parameter for text `likeSubstring` refuses.
  */
-export function nameSubstringMatch(text: string): SQL {
+export function nameSubstringMatch(text: string, isFund: boolean | undefined): SQL {
   const pattern = likeSubstring(text);
   const n = organisationNamesTable;
-  return sql`(${n.nameKey} like '%' || orgraph_name_key(${text}) || '%'
-    and ${n.nameLower} like lower(${pattern}))`;
+  const key = sql`'%' || orgraph_name_key(${text}) || '%'`;
+  const lookup =
+    isFund === undefined
+      ? sql`((${n.isFund} and ${n.nameKey} like ${key}) or (not ${n.isFund} and ${n.nameKey} like ${key}))`
+      : sql`(${isFund ? sql`${n.isFund}` : sql`not ${n.isFund}`} and ${n.nameKey} like ${key})`;
+  return sql`(${lookup} and ${n.nameLower} like lower(${pattern}))`;
 }

@@ -75,7 +75,7 @@ function matchesQuery(text: string, leading?: LeadingOrganisations): SQL {
   const oc = occupationsTable;
   const organisations = leading
     ? sql`select ${ordinal('Organisation')}, label, label_lower, value from leading_organisations`
-    : sql`select ${ordinal('Organisation')}, ${n.name}, ${n.nameLower}, ${n.reference}::text from ${n} where ${nameSubstringMatch(text)}`;
+    : sql`select ${ordinal('Organisation')}, ${n.name}, ${n.nameLower}, ${n.reference}::text from ${n} where ${nameSubstringMatch(text, undefined)}`;
   return sql`with recursive
     ${distinctValues('move_types', eventsTable.moveType)},
     ${distinctValues('deal_statuses', eventsTable.dealStatus)},
