@@ -76,11 +76,23 @@ export function sortNameOf(source: OrganisationSource, shape: OrganisationListSh
 }
 
 /**
- * How many index entries the walk of the name order may pass over for each match the other way would sort: walking
- * `organisations_name_order` and testing each name cost about 1.2 µs an entry, rechecking and sorting a name search's
- * trigram candidates about 0.7 µs a match (scale 100, bench/NOTES.md 48).
+ * How many index entries a walk of a name order may pass over for the price of each match the other way would sort,
+ * by which order it walks: the bench's samples forced down each way, `EXPLAIN ANALYZE` times (bench/NOTES.md 50).
  */
-const walkedEntriesPerSortedMatch = 0.6;
+export const walkedEntriesPerSortedMatch = {
+  /**
+   * A name search walks `organisations_name_order`, lower-casing each name it passes (0.61 µs an entry at scale 100,
+   * 0.68 at 1000), or rechecks and sorts its trigram candidates (1.46 and 2.07 µs a match).
+   */
+  organisationList: 2,
+  /**
+   * Suggestions walk `organisation_names_label_order`, whose entries hold the lowered label (0.32 and 0.33 µs an
+   * entry), or read their matches from both kinds' trigram indexes and sort them (2.41 and 3.12 µs a match).
+   */
+  suggestions: 8,
+} as const;
+
+export type NameOrderWalk = keyof typeof walkedEntriesPerSortedMatch;
 
 /** What a name search knows before its page: its matches, exactly, and the organisations of its kind. */
 export interface NameSearchSize {
@@ -103,8 +115,8 @@ export function expectedWalk(size: NameSearchSize): number {
  * when the fragment is common, the walk finds a page among a few hundred names; when it is rare, its few trigram
  * candidates sort faster than a walk finds them.
  */
-export function walksNameOrder(size: NameSearchSize): boolean {
-  return expectedWalk(size) < walkedEntriesPerSortedMatch * size.matches;
+export function walksNameOrder(size: NameSearchSize, walk: NameOrderWalk): boolean {
+  return expectedWalk(size) < walkedEntriesPerSortedMatch[walk] * size.matches;
 }
 
 /**

@@ -5,7 +5,8 @@ import { type Database, queryRows } from '../../src/db/database.ts';
  * Rows where `organisation_name_fragments` differs from its definition, either way round: every piece of three to six
  * characters of a lower-cased name, with how many organisations of each kind have a name containing it. A sample of
  * a hundred fragments is also checked against the names themselves (`strpos`, not the pieces), with a `first_name`
- * at or before the first name containing it. Empty when the fragments are exact.
+ * at or before the first name containing it and a `first_label` at or before the first such name lower-cased, in
+ * byte order. Empty when the fragments are exact.
  */
 export async function nameFragmentDifferences(db: Database): Promise<unknown[]> {
   const counts = await queryRows(
@@ -23,11 +24,14 @@ export async function nameFragmentDifferences(db: Database): Promise<unknown[]> 
   );
   const sampled = await queryRows(
     db,
-    sql`select f.fragment, f.is_fund, f.organisations, f.first_name, m.organisations as containing, m.first_name as first
+    sql`select f.fragment, f.is_fund, f.organisations, f.first_name, f.first_label, m.organisations as containing,
+        m.first_name as first, m.first_label as first_lowered
       from (select * from organisation_name_fragments where organisations <> 0 order by md5(fragment) limit 100) f
-      cross join lateral (select count(*)::bigint as organisations, min(o.name) as first_name from organisations o
-        where o.is_fund = f.is_fund and strpos(lower(o.name), f.fragment) > 0) m
-      where m.organisations <> f.organisations or f.first_name is null or f.first_name > m.first_name`,
+      cross join lateral (select count(*)::bigint as organisations, min(o.name) as first_name,
+          min(lower(o.name) collate "C") as first_label
+        from organisations o where o.is_fund = f.is_fund and strpos(lower(o.name), f.fragment) > 0) m
+      where m.organisations <> f.organisations or f.first_name is null or f.first_name > m.first_name
+        or f.first_label is null or f.first_label > m.first_label`,
   );
   return [...counts, ...sampled];
 }

@@ -407,7 +407,7 @@ async function nameSearchPage(
     organisations: tally.organisations,
     wanted: window.offset + window.limit,
   };
-  if (walksNameOrder(size)) {
+  if (walksNameOrder(size, 'organisationList')) {
     const rows = await walkNameOrder(db, search, window, tally.firstName, walkLimit(size));
     if (rows.length === expected) return { rows, total };
   }
@@ -430,7 +430,7 @@ async function walkedForward(
   if (!tally) return undefined;
   const offset = window.offset ?? 0;
   const size = { matches: tally.matches, organisations: tally.organisations, wanted: offset + window.limit };
-  if (!walksNameOrder(size)) return undefined;
+  if (!walksNameOrder(size, 'organisationList')) return undefined;
   const rows = await walkNameOrder(
     db,
     search,

@@ -52,6 +52,8 @@ export interface NameFragmentTally {
   matches: number;
   /** At or before the first of those names in the list's order; null when none was ever added. */
   firstName: string | null;
+  /** At or before the first of those names lower-cased, in byte order (the suggestions'); null as `firstName`. */
+  firstLabel: string | null;
   /**
    * About how many organisations there are (the planner's estimate, at least `matches`): the walk of the name
    * index passes over them.
@@ -80,11 +82,12 @@ export async function tallyNameFragment(
     lowered: string;
     matches: string | number;
     first_name: string | null;
+    first_label: string | null;
     organisations: string | number;
   }>(
     db,
     sql`select char_length(lower(${text})) as length, lower(${text}) as lowered, coalesce(sum(${f.organisations}), 0)::bigint as matches,
-        min(${f.firstName}) as first_name,
+        min(${f.firstName}) as first_name, min(${f.firstLabel}) as first_label,
         (select greatest(reltuples, 0)::bigint from pg_class where oid = 'organisations'::regclass) as organisations
       from ${f} where ${f.fragment} = lower(${text}) and ${kind}`,
   );
@@ -94,6 +97,7 @@ export async function tallyNameFragment(
     lowered: row.lowered,
     matches,
     firstName: row.first_name,
+    firstLabel: row.first_label,
     organisations: Math.max(matches, Number(row.organisations)),
   };
 }

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unusedCountLimit } from '../../../test/support/count-limits.ts';
 import { openScratchStore, type ScratchStore } from '../../../test/support/scratch-store.ts';
-import { type DatabaseHandle, queryRows } from '../../db/database.ts';
+import { captureStatements, type DatabaseHandle, queryRows } from '../../db/database.ts';
 import { eventTypes } from '../vocabulary/events.ts';
 import { countSuggestions, findSuggestions, suggestionFieldTypes } from './find-suggestions.ts';
 
@@ -101,15 +101,39 @@ describe('suggestions from the leading organisations', () => {
     });
   });
 
-  it('read every match when the names containing the text sort past where the walk stops', async () => {
-    // 3,000 names without `ing` (`b00001`… sort before `bring`), then 300 that contain it but do not start with it:
-    // a walk expecting to pass a few dozen or hundred entries stops at its limit, before the first of them.
+  it('walk from the first name containing the text, however far along the names it sorts', async () => {
+    // 3,000 names without `qqx`, then 300 that contain it but do not start with it: a walk from the first name of all
+    // would pass its limit (2,760 entries for a page of 20) before the first of them.
     await handle.db.execute(sql`
       insert into organisations (reference, name, status, verified, confidence, is_fund, employees)
       select gen_random_uuid(), name, 'active', false, 50, false, 1 from (
-        select 'B' || lpad(i::text, 5, '0') as name from generate_series(1, 3000) as i
+        select 'D' || lpad(i::text, 5, '0') as name from generate_series(1, 3000) as i
+        union all select 'Zaqqx ' || lpad(i::text, 5, '0') from generate_series(1, 300) as i) as names`);
+    await handle.db.execute(sql`analyze organisations`);
+    const { sent } = await captureStatements(() =>
+      findSuggestions(handle.db, 'qqx', { limit: 20, offset: 0 }),
+    );
+    // The walk found the page: no statement sorted every match after it.
+    expect(sent.filter((statement) => statement.query.includes('count(*) over ()'))).toEqual([]);
+    const both = await bothAnswers('qqx');
+    expect(both.found).toEqual(both.plain);
+  });
+
+  it('read every match when the names containing the text sort past where the walk stops', async () => {
+    // `Aing` first, then 3,000 names without `ing` (`b00001`… sort before `bring`), then 300 that contain it but do
+    // not start with it: a walk from `aing` expecting to pass a few dozen or hundred entries stops at its limit,
+    // before the next of them.
+    await handle.db.execute(sql`
+      insert into organisations (reference, name, status, verified, confidence, is_fund, employees)
+      select gen_random_uuid(), name, 'active', false, 50, false, 1 from (
+        select 'Aing' as name
+        union all select 'B' || lpad(i::text, 5, '0') from generate_series(1, 3000) as i
         union all select 'Zing ' || lpad(i::text, 5, '0') from generate_series(1, 300) as i) as names`);
     await handle.db.execute(sql`analyze organisations`);
+    const { sent } = await captureStatements(() =>
+      findSuggestions(handle.db, 'ing', { limit: 20, offset: 0 }),
+    );
+    expect(sent.filter((statement) => statement.query.includes('count(*) over ()'))).toHaveLength(1);
     const both = await bothAnswers('ing');
     expect(both.found).toEqual(both.plain);
   });

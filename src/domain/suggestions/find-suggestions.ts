@@ -110,6 +110,8 @@ interface LeadingOrganisations {
   /** The text as PostgreSQL lower-cases it, and the least string after every string it starts. */
   lowered: string;
   upperBound: string;
+  /** At or before the first label containing the text (byte order), where the walk starts; null from the start. */
+  firstLabel: string | null;
   /** Offset and limit of the page. */
   wanted: number;
   /** How many entries the walk for the names containing the text elsewhere may pass over. */
@@ -119,13 +121,16 @@ interface LeadingOrganisations {
 /**
  * The CTE `leading_organisations`: the organisations whose name starts with the text (one range of
  * `organisation_names_label_order`, the equal names first), then those containing it elsewhere, found by walking that
- * index from its start over at most `maxWalk` entries (none when the first fill the page); `wanted` of each at most.
+ * index from the fragments' first label over at most `maxWalk` entries (none when the first fill the page); `wanted`
+ * of each at most.
  * `prefixed` and `walked` say how many each found, so that a walk stopped short can be told from the end of the
  * matches.
  */
 function leadingOrganisationsQuery(text: string, leading: LeadingOrganisations): SQL {
   const n = organisationNamesTable;
   const order = sql`${n.nameLower} collate "C", ${n.name} collate "C", ${n.reference}`;
+  const start =
+    leading.firstLabel === null ? sql`` : sql`where ${n.nameLower} collate "C" >= ${leading.firstLabel}`;
   return sql`prefixed as (
       select ${n.name} as label, ${n.nameLower} as label_lower, ${n.reference}::text as value from ${n}
       where ${n.nameLower} collate "C" >= ${leading.lowered} and ${n.nameLower} collate "C" < ${leading.upperBound}
@@ -133,7 +138,7 @@ function leadingOrganisationsQuery(text: string, leading: LeadingOrganisations):
     walked as (
       select w.label, w.label_lower, w.reference::text as value
       from (select ${n.name} collate "C" as label, ${n.nameLower} collate "C" as label_lower, ${n.reference} as reference
-        from ${n} order by ${order} limit ${leading.maxWalk}) w
+        from ${n} ${start} order by ${order} limit ${leading.maxWalk}) w
       where w.label_lower like lower(${likeSubstring(text)}) and not starts_with(w.label_lower, ${leading.lowered})
         -- Not walked at all when the names starting with the text fill the page.
         and (select count(*) from prefixed) < ${leading.wanted}
@@ -263,11 +268,12 @@ async function leadingOrganisationsOf(
     wanted: window.offset + window.limit,
   };
   const upperBound = upperBoundOf(tally.lowered);
-  if (!walksNameOrder(size) || upperBound === undefined) return undefined;
+  if (!walksNameOrder(size, 'suggestions') || upperBound === undefined) return undefined;
   return {
     read: {
       lowered: tally.lowered,
       upperBound,
+      firstLabel: tally.firstLabel,
       wanted: size.wanted,
       maxWalk: walkLimit(size),
     },
