@@ -5,7 +5,7 @@ import { addClientSummaryEvents, addDeal, addFunding, addMoves, addPublicOfferin
 import { addOrganisation } from './organisations.ts';
 import { addOrganisationOwnerships, addProfileStake } from './ownership.ts';
 import { addProfile } from './people.ts';
-import { createWorld, type World } from './world.ts';
+import { createWorld, PackedStrings, type World } from './world.ts';
 
 type Add = (world: World, index: number, batch: RowBatch) => void;
 
@@ -63,6 +63,17 @@ describe('determinism', () => {
     expect(combined).toEqual(byTable(whole));
   });
 
+  it.each(generators)('%s: identities read back from the packed memo give the same rows', (_, add) => {
+    const world = createWorld(0.5, anchor);
+    const computed = render(world, add, 0, 40);
+    // Without the memo of whole identities, every organisation is read back from its packed strings.
+    world.caches.clear();
+    const packed = world.packed.get('organisation')!;
+    const kept = Array.from({ length: packed.capacity }, (_, key) => packed.get(key)).filter(Boolean);
+    expect(kept.length).toBeGreaterThan(0);
+    expect(render(world, add, 0, 40)).toBe(computed);
+  });
+
   it('changes the data on another day only in its dates', () => {
     const today = render(createWorld(0.5, anchor), addOrganisation, 0, 20);
     const tomorrow = render(createWorld(0.5, new Date('2025-06-16T08:30:00Z')), addOrganisation, 0, 20);
@@ -108,5 +119,24 @@ describe('determinism', () => {
   it('rejects scales below 0.01', () => {
     expect(() => createWorld(0.001)).toThrow(/at least 0.01/);
     expect(() => createWorld(Number.NaN)).toThrow();
+  });
+});
+
+describe('packed strings', () => {
+  it("keep each key's strings, multi-byte ones too, across the buffer's growth", () => {
+    const packed = new PackedStrings(3_000);
+    const valuesOf = (key: number) => [
+      `株式会社 ${key} — Ünïcode`,
+      `d${key}.example`,
+      key % 7 === 0 ? '' : 'ABC',
+    ];
+    for (let key = 0; key < 3_000; key += 2) packed.set(key, valuesOf(key));
+    packed.set(2_999, ['x'.repeat(2 << 20), 'last']);
+    for (let key = 0; key < 2_998; key += 2) expect(packed.get(key)).toEqual(valuesOf(key));
+    expect(packed.get(1)).toBeUndefined();
+    expect(packed.get(2_999)?.[1]).toBe('last');
+    expect(packed.get(3_000)).toBeUndefined();
+    packed.set(3_000, ['out of range']);
+    expect(packed.get(3_000)).toBeUndefined();
   });
 });

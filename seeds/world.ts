@@ -58,6 +58,47 @@ export class BoundedCache<V> {
   }
 }
 
+/**
+ * A few strings per key, for keys `0 … capacity - 1`, packed as UTF-8 in one growing buffer with a table of where each
+ * key's bytes start and end: a key's strings cost their bytes and eight more, against a kilobyte or so as JavaScript
+ * objects, so a memo can keep every organisation of a large world.
+ */
+export class PackedStrings {
+  private bytes = Buffer.alloc(1 << 20);
+  // Byte 0 is never a key's, so an end of 0 in the table means nothing kept.
+  private used = 1;
+  private readonly starts: Uint32Array;
+  private readonly ends: Uint32Array;
+
+  constructor(readonly capacity: number) {
+    this.starts = new Uint32Array(capacity);
+    this.ends = new Uint32Array(capacity);
+  }
+
+  /** The strings kept for `key`, or undefined when none are (a key out of range included). */
+  get(key: number): string[] | undefined {
+    if (key >= this.capacity || this.ends[key] === 0) return undefined;
+    return this.bytes.toString('utf8', this.starts[key], this.ends[key]).split(separator);
+  }
+
+  /** Keeps `values` (none holding a NUL) for `key`; a key out of range is not kept. */
+  set(key: number, values: string[]): void {
+    if (key >= this.capacity) return;
+    const text = values.join(separator);
+    const length = Buffer.byteLength(text);
+    if (this.used + length > this.bytes.length) {
+      const grown = Buffer.alloc(Math.max(this.bytes.length * 2, this.used + length));
+      this.bytes.copy(grown, 0, 0, this.used);
+      this.bytes = grown;
+    }
+    this.starts[key] = this.used;
+    this.used += this.bytes.write(text, this.used);
+    this.ends[key] = this.used;
+  }
+}
+
+const separator = '\u0000';
+
 /** What every generator shares: the counts, the anchor day and the lookup memos. */
 export interface World {
   scale: number;
@@ -65,10 +106,27 @@ export interface World {
   /** Midnight UTC of the anchor day; nothing is dated after it. */
   now: Date;
   caches: Map<string, BoundedCache<unknown>>;
+  packed: Map<string, PackedStrings>;
 }
 
 export function createWorld(scale: number, now: Date = new Date()): World {
-  return { scale, counts: countsForScale(scale), now: startOfUtcDay(now), caches: new Map() };
+  return {
+    scale,
+    counts: countsForScale(scale),
+    now: startOfUtcDay(now),
+    caches: new Map(),
+    packed: new Map(),
+  };
+}
+
+/** The packed memo named `name` in this world, for keys below `capacity`. */
+export function packedOf(world: World, name: string, capacity: number): PackedStrings {
+  let packed = world.packed.get(name);
+  if (!packed) {
+    packed = new PackedStrings(capacity);
+    world.packed.set(name, packed);
+  }
+  return packed;
 }
 
 /** The memo named `name` in this world. */
