@@ -166,7 +166,7 @@ function computeIdentity(index: number): OrganisationIdentity {
 /**
  * Memoised: names come from faker's pattern engine (about 40 µs an organisation), and events, people and articles look
  * them up often. The last 250,000 looked up are kept whole; the names, domains and tickers of the first four million
- * (scale 2,000) are kept packed, about 60 bytes each, so that a large world computes each once.
+ * (scale 2,000) are kept packed (56 bytes each on average), so that a large world computes each once.
  */
 export function organisationIdentity(world: World, index: number): OrganisationIdentity {
   return cacheOf<OrganisationIdentity>(world, 'organisation').get(index, (key) =>
