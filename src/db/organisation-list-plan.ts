@@ -79,7 +79,7 @@ export function sortNameOf(source: OrganisationSource, shape: OrganisationListSh
  * How many index entries a walk of a name order may pass over for the price of each match the other way would sort,
  * by which order it walks: the bench's samples forced down each way, `EXPLAIN ANALYZE` times (bench/NOTES.md 50).
  */
-export const walkedEntriesPerSortedMatch = {
+const walkedEntriesPerSortedMatch = {
   /**
    * A name search walks `organisations_name_order`, lower-casing each name it passes (0.61 µs an entry at scale 100,
    * 0.68 at 1000), or rechecks and sorts its trigram candidates (1.46 and 2.07 µs a match).
