@@ -19,9 +19,9 @@ import type { RowBatch } from './bulk-load.ts';
 import { daysBefore, isoDate } from './dates.ts';
 import { fakerFor, namePool } from './fakers.ts';
 import { Random, uuidFor } from './random.ts';
-import { type Region, regionWeights, secondaryExchanges } from './regions.ts';
+import { type Region, regions, regionWeights, secondaryExchanges } from './regions.ts';
 import { asciiSlug, capitalise, latinWord, ordinalRoman, roundAmount } from './text.ts';
-import { cacheOf, packedOf, type World } from './world.ts';
+import { memoOf, PackedStrings, type World } from './world.ts';
 
 /** The cheap facts about an organisation: enough to choose it for an event or an ownership link. */
 export interface OrganisationTraits {
@@ -154,8 +154,15 @@ function computeIdentity(index: number): OrganisationIdentity {
   const { region } = traits;
   const name =
     wildcardName(index) ?? (traits.isFund ? fundName(random, region) : companyName(random, region));
+  // Written out in the order `OrganisationStore` unpacks, so both give objects of one shape.
   return {
-    ...traits,
+    index,
+    region,
+    isFund: traits.isFund,
+    hasActivity: traits.hasActivity,
+    hasAum: traits.hasAum,
+    isListed: traits.isListed,
+    isOwner: traits.isOwner,
     reference: uuidFor('organisation', index),
     name,
     domain: domainFor(random, name, region),
@@ -165,32 +172,91 @@ function computeIdentity(index: number): OrganisationIdentity {
 
 /**
  * Memoised: names come from faker's pattern engine (about 40 µs an organisation), and events, people and articles look
- * them up often. The last 250,000 looked up are kept whole; the names, domains and tickers of the first four million
- * (scale 2,000) are kept packed (56 bytes each on average), so that a large world computes each once.
+ * them up often. Every organisation's identity is computed once and kept in an `OrganisationStore`.
  */
 export function organisationIdentity(world: World, index: number): OrganisationIdentity {
-  return cacheOf<OrganisationIdentity>(world, 'organisation').get(index, (key) =>
-    unpackedIdentity(world, key),
-  );
+  return memoOf(world, 'organisation', () => new OrganisationStore(world.counts.organisations)).get(index);
 }
 
-const maxPackedOrganisations = 4_000_000;
+/**
+ * The identities of a world's organisations, kept compactly: the traits in two bytes and the reference, name, domain
+ * and ticker as packed UTF-8, about a hundred bytes an organisation for the first four million (scale 2,000). The
+ * first `wholeLimit` organisations (every one up to scale 125, and the largest employers, whom a third of roles name)
+ * are kept as objects too, so their lookups allocate nothing. A lookup of any other builds a new object, which lives a
+ * few microseconds and costs the young generation little; a bounded memo of objects kept each just long enough to be
+ * copied into the old generation, and collecting them took much of the scale-1000 seed's time (bench/NOTES.md 51).
+ */
+export class OrganisationStore {
+  static readonly wholeLimit = 250_000;
+  static readonly capacityLimit = 4_000_000;
 
-function unpackedIdentity(world: World, index: number): OrganisationIdentity {
-  const packed = packedOf(
-    world,
-    'organisation',
-    Math.min(world.counts.organisations, maxPackedOrganisations),
-  );
-  const kept = packed.get(index);
-  if (kept) {
-    const [name = '', domain = '', ticker = ''] = kept;
-    return { ...organisationTraits(index), reference: uuidFor('organisation', index), name, domain, ticker };
+  private readonly strings: PackedStrings;
+  /** Per organisation: 0 when not stored yet; else 1, the five flags from bit 1 and the region's position from bit 6. */
+  private readonly traits: Uint16Array;
+  private readonly whole: (OrganisationIdentity | undefined)[];
+
+  constructor(organisations: number) {
+    const capacity = Math.min(organisations, OrganisationStore.capacityLimit);
+    this.strings = new PackedStrings(capacity);
+    this.traits = new Uint16Array(capacity);
+    // Filled, so that the array's elements stay in V8's fast mode whatever order lookups come in.
+    this.whole = new Array(Math.min(organisations, OrganisationStore.wholeLimit)).fill(undefined);
   }
-  const identity = computeIdentity(index);
-  packed.set(index, [identity.name, identity.domain, identity.ticker]);
-  return identity;
+
+  get(index: number): OrganisationIdentity {
+    const kept = this.whole[index];
+    if (kept) return kept;
+    const identity = this.unpack(index) ?? this.keep(computeIdentity(index));
+    if (index < OrganisationStore.wholeLimit) this.whole[index] = identity;
+    return identity;
+  }
+
+  /** Drops the kept objects, so that every lookup reads the packed form (for tests). */
+  forgetWhole(): void {
+    this.whole.fill(undefined);
+  }
+
+  /** How many organisations are kept packed. */
+  packedCount(): number {
+    return this.traits.reduce((count, bits) => count + (bits === 0 ? 0 : 1), 0);
+  }
+
+  private unpack(index: number): OrganisationIdentity | undefined {
+    const bits = index < this.traits.length ? this.traits[index]! : 0;
+    if (bits === 0) return undefined;
+    const [reference = '', name = '', domain = '', ticker = ''] = this.strings.get(index) ?? [];
+    return {
+      index,
+      region: regions[bits >>> 6]!,
+      isFund: (bits & 2) !== 0,
+      hasActivity: (bits & 4) !== 0,
+      hasAum: (bits & 8) !== 0,
+      isListed: (bits & 16) !== 0,
+      isOwner: (bits & 32) !== 0,
+      reference,
+      name,
+      domain,
+      ticker,
+    };
+  }
+
+  private keep(identity: OrganisationIdentity): OrganisationIdentity {
+    const { index } = identity;
+    if (index >= this.traits.length) return identity;
+    this.strings.set(index, [identity.reference, identity.name, identity.domain, identity.ticker]);
+    this.traits[index] =
+      1 |
+      (identity.isFund ? 2 : 0) |
+      (identity.hasActivity ? 4 : 0) |
+      (identity.hasAum ? 8 : 0) |
+      (identity.isListed ? 16 : 0) |
+      (identity.isOwner ? 32 : 0) |
+      (regionPositions.get(identity.region)! << 6);
+    return identity;
+  }
 }
+
+const regionPositions = new Map(regions.map((region, position) => [region, position]));
 
 /** A random organisation index, uniform over all organisations. */
 export function anyOrganisation(world: World, random: Random): number {

@@ -39,26 +39,6 @@ export function countsForScale(scale: number): SeedCounts {
 }
 
 /**
- * A memo that forgets everything when full, so memory stays bounded whatever the scale. The default holds
- * every organisation up to scale 125 (a few hundred bytes each).
- */
-export class BoundedCache<V> {
-  private readonly entries = new Map<number, V>();
-
-  constructor(private readonly limit = 250_000) {}
-
-  get(key: number, compute: (key: number) => V): V {
-    let value = this.entries.get(key);
-    if (value === undefined) {
-      if (this.entries.size >= this.limit) this.entries.clear();
-      value = compute(key);
-      this.entries.set(key, value);
-    }
-    return value;
-  }
-}
-
-/**
  * A few strings per key, for keys `0 … capacity - 1`, packed as UTF-8 in one growing buffer with a table of where each
  * key's bytes start and end: a key's strings cost their bytes and eight more, against a kilobyte or so as JavaScript
  * objects, so a memo can keep every organisation of a large world.
@@ -99,14 +79,14 @@ export class PackedStrings {
 
 const separator = '\u0000';
 
-/** What every generator shares: the counts, the anchor day and the lookup memos. */
+/** What every generator shares: the counts, the anchor day and the memos of what lookups compute. */
 export interface World {
   scale: number;
   counts: SeedCounts;
   /** Midnight UTC of the anchor day; nothing is dated after it. */
   now: Date;
-  caches: Map<string, BoundedCache<unknown>>;
-  packed: Map<string, PackedStrings>;
+  /** What generators keep between lookups, by name: see `memoOf`. */
+  memos: Map<string, unknown>;
 }
 
 export function createWorld(scale: number, now: Date = new Date()): World {
@@ -114,27 +94,16 @@ export function createWorld(scale: number, now: Date = new Date()): World {
     scale,
     counts: countsForScale(scale),
     now: startOfUtcDay(now),
-    caches: new Map(),
-    packed: new Map(),
+    memos: new Map(),
   };
 }
 
-/** The packed memo named `name` in this world, for keys below `capacity`. */
-export function packedOf(world: World, name: string, capacity: number): PackedStrings {
-  let packed = world.packed.get(name);
-  if (!packed) {
-    packed = new PackedStrings(capacity);
-    world.packed.set(name, packed);
+/** The memo named `name` in this world, made by `create` on first use. */
+export function memoOf<T>(world: World, name: string, create: () => T): T {
+  let memo = world.memos.get(name) as T | undefined;
+  if (memo === undefined) {
+    memo = create();
+    world.memos.set(name, memo);
   }
-  return packed;
-}
-
-/** The memo named `name` in this world. */
-export function cacheOf<V>(world: World, name: string): BoundedCache<V> {
-  let cache = world.caches.get(name);
-  if (!cache) {
-    cache = new BoundedCache<unknown>();
-    world.caches.set(name, cache);
-  }
-  return cache as BoundedCache<V>;
+  return memo;
 }
