@@ -120,9 +120,11 @@ export function walksNameOrder(size: NameSearchSize, walk: NameOrderWalk): boole
 }
 
 /**
- * How many entries a walk of the name order passes over before it gives way to the sort: eight times what it
- * expects, and a thousand more, for matches that bunch further along the order than their share says.
+ * How many entries a walk of the name order passes over before it gives way to the sort: as many as the sort is
+ * priced at, or eight times what the walk expects, whichever is more, and a thousand more. Common matches bunched
+ * further along the order than their share says stay within reach, and a walk that fails has cost little more than
+ * the sort it then runs, or than a walk was expected to (bench/NOTES.md 52).
  */
-export function walkLimit(size: NameSearchSize): number {
-  return 8 * expectedWalk(size) + 1_000;
+export function walkLimit(size: NameSearchSize, walk: NameOrderWalk): number {
+  return Math.max(walkedEntriesPerSortedMatch[walk] * size.matches, 8 * expectedWalk(size)) + 1_000;
 }

@@ -389,8 +389,7 @@ function nameSearchOf(filter: OrganisationFilter): NameSearch | undefined {
 /**
  * A page of a plain name search whose count the fragments hold: a common fragment walks the name index from its
  * first name until the page is full (see `walksNameOrder`), a rare one sorts its matches, uncounted. A walk that
- * passes over eight times the entries it expected (the matches bunched further along the order) gives way to the
- * sort.
+ * passes over as many entries as the sort is priced at (see `walkLimit`) gives way to the sort.
  */
 async function nameSearchPage(
   db: Database,
@@ -408,7 +407,13 @@ async function nameSearchPage(
     wanted: window.offset + window.limit,
   };
   if (walksNameOrder(size, 'organisationList')) {
-    const rows = await walkNameOrder(db, search, window, tally.firstName, walkLimit(size));
+    const rows = await walkNameOrder(
+      db,
+      search,
+      window,
+      tally.firstName,
+      walkLimit(size, 'organisationList'),
+    );
     if (rows.length === expected) return { rows, total };
   }
   return { rows: await plannedWindow(db, filter, window), total };
@@ -436,7 +441,7 @@ async function walkedForward(
     search,
     { limit: window.limit, offset, after: window.after },
     tally.firstName,
-    walkLimit(size),
+    walkLimit(size, 'organisationList'),
   );
   return rows.length === window.limit ? rows : undefined;
 }

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshCountOptions } from '../../../test/support/count-limits.ts';
 import { nameFragmentDifferences } from '../../../test/support/name-fragments.ts';
 import { openScratchStore, type ScratchStore } from '../../../test/support/scratch-store.ts';
-import { type DatabaseHandle, queryRows } from '../../db/database.ts';
-import { walksNameOrder } from '../../db/organisation-list-plan.ts';
+import { captureStatements, type DatabaseHandle, queryRows } from '../../db/database.ts';
+import { walkLimit, walksNameOrder } from '../../db/organisation-list-plan.ts';
 import {
   countOrganisations,
   findOrganisations,
@@ -175,24 +175,44 @@ describe('the name fragments', () => {
     });
   });
 
-  it('give way to the sort when the matches bunch past where a walk of the name order would find them', async () => {
-    // One `ing` name first, then 1,200 names without it, then 300 with it: a walk from the first expects to pass
-    // 15 entries and stops after its limit (1,120), and the sort answers instead.
+  /** `Aing`, then `others` names without `ing`, then 300 with it; and the first page of `ing`, with whether it sorted. */
+  async function pageOfBunchedMatches(others: number) {
+    await handle.db.execute(sql`truncate organisations cascade`);
     await handle.db.execute(sql`
       insert into organisations (reference, name, status, verified, confidence, is_fund, employees)
       select gen_random_uuid(), name, 'active', false, 50, false, 1 from (
         select 'Aing' as name
-        union all select 'B' || lpad(i::text, 5, '0') from generate_series(1, 1200) as i
+        union all select 'B' || lpad(i::text, 5, '0') from generate_series(1, ${others}) as i
         union all select 'Ping ' || lpad(i::text, 5, '0') from generate_series(1, 300) as i) as names`);
     await handle.db.execute(sql`analyze organisations`);
-    const page = await findOrganisationsPage(
-      handle.db,
-      { name: 'ing', showEmpty: true },
-      { limit: 3, offset: 0 },
-      freshCountOptions(),
+    const { result: page, sent } = await captureStatements(() =>
+      findOrganisationsPage(
+        handle.db,
+        { name: 'ing', showEmpty: true },
+        { limit: 3, offset: 0 },
+        freshCountOptions(),
+      ),
     );
     expect(page.total).toEqual({ value: 301, isEstimate: false });
     expect(page.rows.map((row) => row.name)).toEqual(['Aing', 'Ping 00001', 'Ping 00002']);
-    expect(walksNameOrder({ matches: 301, organisations: 1501, wanted: 3 }, 'organisationList')).toBe(true);
+    expect(walksNameOrder({ matches: 301, organisations: others + 301, wanted: 3 }, 'organisationList')).toBe(
+      true,
+    );
+    // The sort reads the matches from the narrow mirror; the walk reads `organisations` alone.
+    return { sorted: sent.some((statement) => statement.query.includes('"organisation_names"')) };
+  }
+
+  it('walk on past where the matches were expected, as far as the sort is priced at', async () => {
+    // A walk from `Aing` expects to pass 16 entries and passes 1,303; the sort is priced at 2 × 301 entries, more
+    // than eight times 16, and a walk may pass a thousand more.
+    expect(await pageOfBunchedMatches(1_300)).toEqual({ sorted: false });
+    expect(walkLimit({ matches: 301, organisations: 1_601, wanted: 3 }, 'organisationList')).toBe(1_602);
+    // Where eight times the expected walk is more: 8 × 2,100 entries against 2 × 100.
+    expect(walkLimit({ matches: 100, organisations: 10_000, wanted: 21 }, 'organisationList')).toBe(17_800);
+  });
+
+  it('give way to the sort when the matches bunch past what the sort is priced at', async () => {
+    // Here the page lies 2,003 entries along, past the walk's 1,602.
+    expect(await pageOfBunchedMatches(2_000)).toEqual({ sorted: true });
   });
 });

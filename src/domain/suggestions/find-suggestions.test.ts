@@ -120,14 +120,14 @@ describe('suggestions from the leading organisations', () => {
   });
 
   it('read every match when the names containing the text sort past where the walk stops', async () => {
-    // `Aing` first, then 3,000 names without `ing` (`b00001`… sort before `bring`), then 300 that contain it but do
-    // not start with it: a walk from `aing` expecting to pass a few dozen or hundred entries stops at its limit,
-    // before the next of them.
+    // `Aing` first, then 4,000 names without `ing` (`b00001`… sort before `bring`), then 300 that contain it but do
+    // not start with it: a walk from `aing` stops at its limit (8 × 301 + 1,000 entries, the sort's price) before
+    // the next of them.
     await handle.db.execute(sql`
       insert into organisations (reference, name, status, verified, confidence, is_fund, employees)
       select gen_random_uuid(), name, 'active', false, 50, false, 1 from (
         select 'Aing' as name
-        union all select 'B' || lpad(i::text, 5, '0') from generate_series(1, 3000) as i
+        union all select 'B' || lpad(i::text, 5, '0') from generate_series(1, 4000) as i
         union all select 'Zing ' || lpad(i::text, 5, '0') from generate_series(1, 300) as i) as names`);
     await handle.db.execute(sql`analyze organisations`);
     const { sent } = await captureStatements(() =>

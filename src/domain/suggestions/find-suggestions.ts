@@ -275,7 +275,7 @@ async function leadingOrganisationsOf(
       upperBound,
       firstLabel: tally.firstLabel,
       wanted: size.wanted,
-      maxWalk: walkLimit(size),
+      maxWalk: walkLimit(size, 'suggestions'),
     },
     matches: tally.matches,
   };
