@@ -41,7 +41,36 @@ function log(line: string) {
   process.stdout.write(`${line}\n`);
 }
 
-async function runScale(scale: number, options: BenchOptions): Promise<ScaleResult> {
+/** One scale made ready to measure: its dataset, token, samples, answers checked and servers running. */
+interface OpenScale {
+  scale: number;
+  startedAt: string;
+  dataset: Awaited<ReturnType<typeof ensureDataset>>;
+  machine: Awaited<ReturnType<typeof describeMachine>>;
+  config: ReturnType<typeof loadConfig>;
+  token: string;
+  app: Awaited<ReturnType<typeof openInProcessApp>>;
+  context: { countTimeoutMs: number; sql: Awaited<ReturnType<typeof openInProcessApp>>['sql'] };
+  scenarios: ReturnType<typeof createScenarios>;
+  statementReports: Map<string, Awaited<ReturnType<typeof measureStatements>>>;
+  answerChecks: Map<string, AnswerCheck>;
+  server: BenchServer;
+  peer: BenchServer | undefined;
+  peerContext: PeerContext | undefined;
+  runs: Map<string, ConcurrencyResult[]>;
+  close(): Promise<void>;
+}
+
+type Scenario = ReturnType<typeof createScenarios>[number];
+
+function peerScenarioOf(scenario: Scenario, options: BenchOptions): PeerScenario | null {
+  return !options.skipPeer && scenario.peer && 'request' in scenario.peer
+    ? (scenario.peer as PeerScenario)
+    : null;
+}
+
+/** Seeds the scale if needed, runs the instrumented pass and the answer checks, and starts its servers. */
+async function openScale(scale: number, options: BenchOptions): Promise<OpenScale> {
   const startedAt = new Date().toISOString();
   const dataset = await ensureDataset(options.databaseUrl, scale);
   log(
@@ -57,6 +86,12 @@ async function runScale(scale: number, options: BenchOptions): Promise<ScaleResu
   const context = { countTimeoutMs: config.countTimeoutMs, sql: app.sql };
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
   let peer: BenchServer | undefined;
+  const close = async () => {
+    await server?.stop();
+    await peer?.stop();
+    await app.close();
+    await runCli(['token', 'revoke', token], env).catch(() => {});
+  };
 
   try {
     const queryId = await saveEventSearch(app, samples);
@@ -75,12 +110,8 @@ async function runScale(scale: number, options: BenchOptions): Promise<ScaleResu
     }
 
     // PostGraphile v5 on the same database, with a pool of the server's size; answers compared before timing.
-    const peerScenarioOf = (scenario: (typeof scenarios)[number]) =>
-      !options.skipPeer && scenario.peer && 'request' in scenario.peer
-        ? (scenario.peer as PeerScenario)
-        : null;
     let peerContext: PeerContext | undefined;
-    if (scenarios.some((scenario) => peerScenarioOf(scenario))) {
+    if (scenarios.some((scenario) => peerScenarioOf(scenario, options))) {
       peer = await startPeer(dataset.databaseUrl, config.poolMax);
       const probe = (await peerFetch(peer.baseUrl, {
         method: 'POST',
@@ -95,7 +126,7 @@ async function runScale(scale: number, options: BenchOptions): Promise<ScaleResu
         app,
         scenario,
         context,
-        peer && peerContext && peerScenarioOf(scenario)
+        peer && peerContext && peerScenarioOf(scenario, options)
           ? { baseUrl: peer.baseUrl, context: peerContext }
           : null,
       );
@@ -108,132 +139,207 @@ async function runScale(scale: number, options: BenchOptions): Promise<ScaleResu
     }
 
     server = await startServer(dataset.databaseUrl);
-    const running = server;
-    const runningPeer = peer;
-    const results: ScenarioResult[] = [];
-    for (const scenario of scenarios) {
-      const runs: ConcurrencyResult[] = [];
-      for (const concurrency of options.concurrency) {
-        const http = { baseUrl: running.baseUrl, token, concurrency, request: scenario.request };
-        const reads = { db: app.db, scenario, context, concurrency };
-        const peerScenario = peerScenarioOf(scenario);
-        const peerHttp =
-          peerScenario && runningPeer && peerContext
-            ? {
-                baseUrl: runningPeer.baseUrl,
-                token,
-                concurrency,
-                request: (index: number) => peerScenario.request(index, peerContext!),
-              }
-            : null;
-        await loadHttp({ ...http, seconds: options.warmupSeconds });
-        if (peerHttp) await loadHttp({ ...peerHttp, seconds: options.warmupSeconds });
-        if (!options.skipDirect) await loadDirect({ ...reads, seconds: options.warmupSeconds });
-        // HTTP and direct take turns in two slices each, so a burst of other work on the machine falls on both.
-        const slices = options.skipDirect ? 1 : 2;
-        const seconds = options.durationSeconds / slices;
-        const httpSlices: LoadResult[] = [];
-        const directSlices: LoadResult[] = [];
-        const peerSlices: LoadResult[] = [];
-        for (let slice = 0; slice < slices; slice += 1) {
-          const firstIndex = measuredFirstIndex + slice * 10_007;
-          const serverMeter = startCpuMeter(running.pid, dataset.databaseName);
-          const generatorBefore = process.cpuUsage();
-          const part = await loadHttp({ ...http, seconds, firstIndex });
-          part.cpuMsPerRequest = perRequest(serverMeter.stop(), part.requests);
-          // The load generator shares the cores with the server and PostgreSQL; its cost is reported too.
-          const generator = process.cpuUsage(generatorBefore);
-          part.loadGeneratorCpuMsPerRequest = round(
-            (generator.user + generator.system) / 1000 / Math.max(part.requests, 1),
-          );
-          httpSlices.push(part);
-          if (peerHttp && runningPeer) {
-            const peerMeter = startCpuMeter(runningPeer.pid, dataset.databaseName);
-            const peerPart = await loadHttp({ ...peerHttp, seconds, firstIndex });
-            peerPart.cpuMsPerRequest = perRequest(peerMeter.stop(), peerPart.requests);
-            peerSlices.push(peerPart);
-          }
-          if (!options.skipDirect) {
-            const directMeter = startCpuMeter(process.pid, dataset.databaseName);
-            const directPart = await loadDirect({ ...reads, seconds, firstIndex });
-            directPart.cpuMsPerRequest = perRequest(directMeter.stop(), directPart.requests);
-            directSlices.push(directPart);
-          }
-        }
-        const measured = mergeLoads(httpSlices);
-        const direct = options.skipDirect ? null : mergeLoads(directSlices);
-        const peerLoad = peerSlices.length > 0 ? mergeLoads(peerSlices) : null;
-        const peerRatio =
-          peerLoad && peerLoad.requestsPerSecond > 0
-            ? measured.requestsPerSecond / peerLoad.requestsPerSecond
-            : null;
-        const serverRssMb = running.rssMb();
-        const serverPeakRssMb = running.peakRssMb();
-        const ratio =
-          direct && direct.requestsPerSecond > 0
-            ? measured.requestsPerSecond / direct.requestsPerSecond
-            : null;
-        runs.push({
-          concurrency,
-          http: measured,
-          direct,
-          ratio: ratio === null ? null : round(ratio),
-          peer: peerLoad,
-          peerRatio: peerRatio === null ? null : round(peerRatio),
-          peerPeakRssMb: runningPeer && peerLoad ? round(runningPeer.peakRssMb()) : null,
-          serverRssMb: round(serverRssMb),
-          serverPeakRssMb: round(serverPeakRssMb),
-        });
-        log(
-          `  ${scenario.name.padEnd(28)} c=${String(concurrency).padStart(2)}  ` +
-            `${measured.requestsPerSecond.toFixed(0).padStart(5)} req/s  p99 ${measured.latencyMs.p99.toFixed(1).padStart(6)} ms  ` +
-            `errors ${measured.errors}  cpu ${measured.cpuMsPerRequest?.process ?? '-'}+${measured.cpuMsPerRequest?.database} ms` +
-            (direct
-              ? `  | direct ${direct.requestsPerSecond.toFixed(0).padStart(5)}/s p99 ${direct.latencyMs.p99.toFixed(1)} ms  ratio ${ratio?.toFixed(2)}  cpu ${direct.cpuMsPerRequest?.process ?? '-'}+${direct.cpuMsPerRequest?.database} ms`
-              : '') +
-            (peerLoad
-              ? `  | PostGraphile ${peerLoad.requestsPerSecond.toFixed(0).padStart(5)}/s p99 ${peerLoad.latencyMs.p99.toFixed(1)} ms errors ${peerLoad.errors}  ×${peerRatio?.toFixed(2)}  cpu ${peerLoad.cpuMsPerRequest?.process ?? '-'}+${peerLoad.cpuMsPerRequest?.database} ms`
-              : '') +
-            `  | client ${measured.loadGeneratorCpuMsPerRequest} ms  | RSS ${serverRssMb.toFixed(0)} MiB`,
-        );
-      }
-      results.push({
-        name: scenario.name,
-        transport: scenario.transport,
-        description: scenario.description,
-        latencyClass: scenario.latencyClass,
-        growthChecked: scenario.growthChecked,
-        statements: statementReports.get(scenario.name) ?? null,
-        directKind: scenario.directKind ?? 'domain',
-        answers: answerChecks.get(scenario.name) ?? null,
-        peerUnsupported: scenario.peer && 'unsupported' in scenario.peer ? scenario.peer.unsupported : null,
-        runs,
-      });
-    }
-    const serverPeakRssMb = round(running.peakRssMb());
     return {
-      startedAt,
-      finishedAt: new Date().toISOString(),
       scale,
+      startedAt,
       dataset,
       machine,
-      settings: {
-        durationSeconds: options.durationSeconds,
-        warmupSeconds: options.warmupSeconds,
-        concurrency: options.concurrency,
-        serverPoolMax: config.poolMax,
-      },
-      serverPeakRssMb,
-      peerPeakRssMb: runningPeer ? round(runningPeer.peakRssMb()) : null,
-      loadAverageAtEnd: loadavg().map(round),
-      scenarios: results,
+      config,
+      token,
+      app,
+      context,
+      scenarios,
+      statementReports,
+      answerChecks,
+      server,
+      peer,
+      peerContext,
+      runs: new Map(),
+      close,
     };
-  } finally {
-    await server?.stop();
-    await peer?.stop();
-    await app.close();
-    await runCli(['token', 'revoke', token], env).catch(() => {});
+  } catch (error) {
+    await close();
+    throw error;
   }
+}
+
+/** What one scale's measurement of a scenario at a concurrency gathers, slice by slice. */
+interface Gathering {
+  open: OpenScale;
+  scenario: Scenario;
+  http: Parameters<typeof loadHttp>[0];
+  peerHttp: Parameters<typeof loadHttp>[0] | null;
+  reads: Omit<Parameters<typeof loadDirect>[0], 'seconds'>;
+  httpSlices: LoadResult[];
+  peerSlices: LoadResult[];
+  directSlices: LoadResult[];
+}
+
+function gatheringOf(
+  open: OpenScale,
+  scenario: Scenario,
+  concurrency: number,
+  options: BenchOptions,
+): Gathering {
+  const peerScenario = peerScenarioOf(scenario, options);
+  const peer = open.peer;
+  const peerContext = open.peerContext;
+  return {
+    open,
+    scenario,
+    http: {
+      baseUrl: open.server.baseUrl,
+      token: open.token,
+      concurrency,
+      request: scenario.request,
+      seconds: 0,
+    },
+    peerHttp:
+      peerScenario && peer && peerContext
+        ? {
+            baseUrl: peer.baseUrl,
+            token: open.token,
+            concurrency,
+            request: (index: number) => peerScenario.request(index, peerContext),
+            seconds: 0,
+          }
+        : null,
+    reads: { db: open.app.db, scenario, context: open.context, concurrency },
+    httpSlices: [],
+    peerSlices: [],
+    directSlices: [],
+  };
+}
+
+/** One slice of a scale's measurement: orgraph, then PostGraphile, then the direct reads. */
+async function measureSlice(g: Gathering, seconds: number, firstIndex: number, options: BenchOptions) {
+  const { open } = g;
+  const serverMeter = startCpuMeter(open.server.pid, open.dataset.databaseName);
+  const generatorBefore = process.cpuUsage();
+  const part = await loadHttp({ ...g.http, seconds, firstIndex });
+  part.cpuMsPerRequest = perRequest(serverMeter.stop(), part.requests);
+  // The load generator shares the cores with the server and PostgreSQL; its cost is reported too.
+  const generator = process.cpuUsage(generatorBefore);
+  part.loadGeneratorCpuMsPerRequest = round(
+    (generator.user + generator.system) / 1000 / Math.max(part.requests, 1),
+  );
+  g.httpSlices.push(part);
+  if (g.peerHttp && open.peer) {
+    const peerMeter = startCpuMeter(open.peer.pid, open.dataset.databaseName);
+    const peerPart = await loadHttp({ ...g.peerHttp, seconds, firstIndex });
+    peerPart.cpuMsPerRequest = perRequest(peerMeter.stop(), peerPart.requests);
+    g.peerSlices.push(peerPart);
+  }
+  if (!options.skipDirect) {
+    const directMeter = startCpuMeter(process.pid, open.dataset.databaseName);
+    const directPart = await loadDirect({ ...g.reads, seconds, firstIndex });
+    directPart.cpuMsPerRequest = perRequest(directMeter.stop(), directPart.requests);
+    g.directSlices.push(directPart);
+  }
+}
+
+/** Merges a scale's slices into its result at the concurrency, and prints its line. */
+function finishGathering(g: Gathering, concurrency: number, options: BenchOptions): ConcurrencyResult {
+  const { open } = g;
+  const measured = mergeLoads(g.httpSlices);
+  const direct = options.skipDirect ? null : mergeLoads(g.directSlices);
+  const peerLoad = g.peerSlices.length > 0 ? mergeLoads(g.peerSlices) : null;
+  const peerRatio =
+    peerLoad && peerLoad.requestsPerSecond > 0
+      ? measured.requestsPerSecond / peerLoad.requestsPerSecond
+      : null;
+  const serverRssMb = open.server.rssMb();
+  const ratio =
+    direct && direct.requestsPerSecond > 0 ? measured.requestsPerSecond / direct.requestsPerSecond : null;
+  log(
+    `  ${`${g.scenario.name} @${open.scale}`.padEnd(34)} c=${String(concurrency).padStart(2)}  ` +
+      `${measured.requestsPerSecond.toFixed(0).padStart(5)} req/s  p99 ${measured.latencyMs.p99.toFixed(1).padStart(6)} ms  ` +
+      `errors ${measured.errors}  cpu ${measured.cpuMsPerRequest?.process ?? '-'}+${measured.cpuMsPerRequest?.database} ms` +
+      (direct
+        ? `  | direct ${direct.requestsPerSecond.toFixed(0).padStart(5)}/s p99 ${direct.latencyMs.p99.toFixed(1)} ms  ratio ${ratio?.toFixed(2)}  cpu ${direct.cpuMsPerRequest?.process ?? '-'}+${direct.cpuMsPerRequest?.database} ms`
+        : '') +
+      (peerLoad
+        ? `  | PostGraphile ${peerLoad.requestsPerSecond.toFixed(0).padStart(5)}/s p99 ${peerLoad.latencyMs.p99.toFixed(1)} ms errors ${peerLoad.errors}  ×${peerRatio?.toFixed(2)}  cpu ${peerLoad.cpuMsPerRequest?.process ?? '-'}+${peerLoad.cpuMsPerRequest?.database} ms`
+        : '') +
+      `  | client ${measured.loadGeneratorCpuMsPerRequest} ms  | RSS ${serverRssMb.toFixed(0)} MiB`,
+  );
+  return {
+    concurrency,
+    http: measured,
+    direct,
+    ratio: ratio === null ? null : round(ratio),
+    peer: peerLoad,
+    peerRatio: peerRatio === null ? null : round(peerRatio),
+    peerPeakRssMb: open.peer && peerLoad ? round(open.peer.peakRssMb()) : null,
+    serverRssMb: round(serverRssMb),
+    serverPeakRssMb: round(open.server.peakRssMb()),
+  };
+}
+
+/**
+ * Measures one scenario at one concurrency on every open scale at once: each scale warmed up, then the slices
+ * taken in turn, scale after scale, so that a slower spell of the shared machine falls on every scale alike and
+ * the growth between them is a ratio measured in one interleaved run.
+ */
+async function measureInterleaved(
+  opens: OpenScale[],
+  name: string,
+  concurrency: number,
+  options: BenchOptions,
+) {
+  const gatherings = opens.flatMap((open) => {
+    const scenario = open.scenarios.find((candidate) => candidate.name === name);
+    return scenario ? [gatheringOf(open, scenario, concurrency, options)] : [];
+  });
+  for (const g of gatherings) {
+    await loadHttp({ ...g.http, seconds: options.warmupSeconds });
+    if (g.peerHttp) await loadHttp({ ...g.peerHttp, seconds: options.warmupSeconds });
+    if (!options.skipDirect) await loadDirect({ ...g.reads, seconds: options.warmupSeconds });
+  }
+  // HTTP and direct take turns in two slices each, so a burst of other work on the machine falls on both.
+  const slices = options.skipDirect ? 1 : 2;
+  const seconds = options.durationSeconds / slices;
+  for (let slice = 0; slice < slices; slice += 1) {
+    for (const g of gatherings) await measureSlice(g, seconds, measuredFirstIndex + slice * 10_007, options);
+  }
+  for (const g of gatherings) {
+    const runs = g.open.runs.get(name) ?? [];
+    runs.push(finishGathering(g, concurrency, options));
+    g.open.runs.set(name, runs);
+  }
+}
+
+/** A scale's result, once every scenario was measured on it. */
+function resultOf(open: OpenScale, options: BenchOptions): ScaleResult {
+  const results: ScenarioResult[] = open.scenarios.map((scenario) => ({
+    name: scenario.name,
+    transport: scenario.transport,
+    description: scenario.description,
+    latencyClass: scenario.latencyClass,
+    growthChecked: scenario.growthChecked,
+    statements: open.statementReports.get(scenario.name) ?? null,
+    directKind: scenario.directKind ?? 'domain',
+    answers: open.answerChecks.get(scenario.name) ?? null,
+    peerUnsupported: scenario.peer && 'unsupported' in scenario.peer ? scenario.peer.unsupported : null,
+    runs: open.runs.get(scenario.name) ?? [],
+  }));
+  return {
+    startedAt: open.startedAt,
+    finishedAt: new Date().toISOString(),
+    scale: open.scale,
+    dataset: open.dataset,
+    machine: open.machine,
+    settings: {
+      durationSeconds: options.durationSeconds,
+      warmupSeconds: options.warmupSeconds,
+      concurrency: options.concurrency,
+      serverPoolMax: open.config.poolMax,
+    },
+    serverPeakRssMb: round(open.server.peakRssMb()),
+    peerPeakRssMb: open.peer ? round(open.peer.peakRssMb()) : null,
+    loadAverageAtEnd: loadavg().map(round),
+    scenarios: results,
+  };
 }
 
 /** Formats written JSON the way the repository's formatter wants it, so `biome check` stays clean. */
@@ -261,11 +367,23 @@ async function main() {
   const started = performance.now();
   log('Compiling the server (npm run build)...');
   await buildServer();
+  // Every scale is made ready first, then measured scenario by scenario with the scales interleaved.
+  const opens: OpenScale[] = [];
   const results: ScaleResult[] = [];
-  for (const scale of options.scales) {
-    const result = await runScale(scale, options);
-    results.push(result);
-    log(`\nScale ${scale}:\n${renderTable(result)}`);
+  try {
+    for (const scale of options.scales) opens.push(await openScale(scale, options));
+    log('');
+    for (const name of opens[0]!.scenarios.map((scenario) => scenario.name)) {
+      for (const concurrency of options.concurrency)
+        await measureInterleaved(opens, name, concurrency, options);
+    }
+    for (const open of opens) {
+      const result = resultOf(open, options);
+      results.push(result);
+      log(`\nScale ${open.scale}:\n${renderTable(result)}`);
+    }
+  } finally {
+    for (const open of opens) await open.close();
   }
 
   await mkdir(options.outDir, { recursive: true });
