@@ -389,7 +389,8 @@ function nameSearchOf(filter: OrganisationFilter): NameSearch | undefined {
 /**
  * A page of a plain name search whose count the fragments hold: a common fragment walks the name index from its
  * first name until the page is full (see `walksNameOrder`), a rare one sorts its matches, uncounted. A walk that
- * passes over as many entries as the sort is priced at (see `walkLimit`) gives way to the sort.
+ * passes over its limit (the sort's price, or eight times the entries it expected: see `walkLimit`) without a full
+ * page gives way to the sort.
  */
 async function nameSearchPage(
   db: Database,
