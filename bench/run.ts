@@ -10,7 +10,7 @@ import { startCpuMeter } from './cpu.ts';
 import { benchPlansFile, ensureDataset, repositoryRoot, runCli } from './dataset.ts';
 import { loadDirect } from './direct.ts';
 import { orderDigestOf, peerCursorProbe } from './graph-reads.ts';
-import { type LoadResult, loadHttp, mergeLoads } from './http-load.ts';
+import { type HttpLoadOptions, type LoadResult, loadHttp, mergeLoads } from './http-load.ts';
 import { describeMachine } from './machine.ts';
 import { type BenchOptions, parseOptions } from './options.ts';
 import { startPeer } from './peer.ts';
@@ -167,8 +167,8 @@ async function openScale(scale: number, options: BenchOptions): Promise<OpenScal
 interface Gathering {
   open: OpenScale;
   scenario: Scenario;
-  http: Parameters<typeof loadHttp>[0];
-  peerHttp: Parameters<typeof loadHttp>[0] | null;
+  http: Omit<HttpLoadOptions, 'seconds'>;
+  peerHttp: Omit<HttpLoadOptions, 'seconds'> | null;
   reads: Omit<Parameters<typeof loadDirect>[0], 'seconds'>;
   httpSlices: LoadResult[];
   peerSlices: LoadResult[];
@@ -192,7 +192,6 @@ function gatheringOf(
       token: open.token,
       concurrency,
       request: scenario.request,
-      seconds: 0,
     },
     peerHttp:
       peerScenario && peer && peerContext
@@ -201,7 +200,6 @@ function gatheringOf(
             token: open.token,
             concurrency,
             request: (index: number) => peerScenario.request(index, peerContext),
-            seconds: 0,
           }
         : null,
     reads: { db: open.app.db, scenario, context: open.context, concurrency },
