@@ -15,6 +15,7 @@ import {
   organisationFilterKeysTable,
   organisationIndustriesTable,
   organisationNamesTable,
+  organisationNameTrigramsTable,
   organisationPhonesTable,
   organisationScoresTable,
   organisationsTable,
@@ -129,7 +130,7 @@ const closingPhases = ['activity', 'indexes', 'vacuum'] as const;
 /**
  * Fills what the triggers would have written statement by statement, in one set-wise pass each: the activity index,
  * each organisation's `has_activity` flag, the organisation counts, organisation_names (the list's columns and
- * the company country), then the filter keys and their counts, and the name fragments' counts.
+ * the company country), then the filter keys and their counts, the name fragments' counts and the trigrams' names.
  */
 const derivedRowsStatements = [
   `insert into organisation_activity (organisation_reference, activity_type, last_activity_at)
@@ -154,8 +155,9 @@ const derivedRowsStatements = [
        left join organisation_addresses a on a.organisation_reference = o.reference and a.kind = 'company'`,
   // organisation_filter_keys from organisation_names and the industries, and their counts.
   'select orgraph_organisation_filter_keys_rebuild()',
-  // The counts of every piece of three to six characters of the names.
+  // The counts of every piece of three to six characters of the names, and each trigram's names in their order.
   'select orgraph_organisation_name_fragments_rebuild()',
+  'select orgraph_organisation_name_trigrams_rebuild()',
 ];
 
 const phaseTotal = (phase: Phase) => phase.sources.reduce((sum, source) => sum + source.count, 0);
@@ -260,6 +262,7 @@ export async function seedDatabase(handle: DatabaseHandle, options: SeedOptions)
     organisationNamesTable,
     organisationFilterKeysTable,
     organisationNameFragmentsTable,
+    organisationNameTrigramsTable,
     organisationIndustriesTable,
     organisationAddressesTable,
     organisationActivityTable,

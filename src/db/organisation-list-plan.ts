@@ -81,8 +81,10 @@ export function sortNameOf(source: OrganisationSource, shape: OrganisationListSh
  */
 const walkedEntriesPerSortedMatch = {
   /**
-   * A name search walks `organisations_name_order`, lower-casing each name it passes (0.61 µs an entry at scale 100,
-   * 0.68 at 1000), or rechecks and sorts its trigram candidates (1.46 and 2.07 µs a match).
+   * A name search walks the names of its rarest trigram in the list's order (`organisation_name_trigrams`),
+   * lower-casing each name it passes, or rechecks and sorts its trigram candidates. Measured for the walk of
+   * `organisations_name_order`, whose entries cost the same work (0.61 µs an entry at scale 100, 0.68 at 1000,
+   * against 1.46 and 2.07 µs a match sorted).
    */
   organisationList: 2,
   /**
@@ -94,26 +96,30 @@ const walkedEntriesPerSortedMatch = {
 
 export type NameOrderWalk = keyof typeof walkedEntriesPerSortedMatch;
 
-/** What a name search knows before its page: its matches, exactly, and the organisations of its kind. */
+/** What a name search knows before its page: its matches, exactly, and the entries of the order it would walk. */
 export interface NameSearchSize {
   matches: number;
-  organisations: number;
+  /**
+   * The entries of the order walked, every match among them: the names of the text's rarest trigram for the list,
+   * every organisation for suggestions.
+   */
+  entries: number;
   /** The matches up to the end of the page: its offset and limit. */
   wanted: number;
 }
 
 /**
- * The index entries a walk of the name order is expected to pass over to find the page, the matches being spread
- * along it: `wanted` over their share of the organisations.
+ * The entries a walk of the order is expected to pass over to find the page, the matches being spread along it:
+ * `wanted` over their share of the entries.
  */
 export function expectedWalk(size: NameSearchSize): number {
-  return Math.ceil((size.wanted * size.organisations) / Math.max(1, size.matches));
+  return Math.ceil((size.wanted * size.entries) / Math.max(1, size.matches));
 }
 
 /**
- * Whether a page of a name search walks the name index until it has its matches rather than sorting every match:
- * when the fragment is common, the walk finds a page among a few hundred names; when it is rare, its few trigram
- * candidates sort faster than a walk finds them.
+ * Whether a page of a name search walks a name order until it has its matches rather than sorting every match:
+ * when the fragment is common among the entries, the walk finds a page among a few hundred of them; when it is
+ * rare, its few trigram candidates sort faster than a walk finds them.
  */
 export function walksNameOrder(size: NameSearchSize, walk: NameOrderWalk): boolean {
   return expectedWalk(size) < walkedEntriesPerSortedMatch[walk] * size.matches;

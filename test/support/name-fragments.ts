@@ -4,9 +4,10 @@ import { type Database, queryRows } from '../../src/db/database.ts';
 /**
  * Rows where `organisation_name_fragments` differs from its definition, either way round: every piece of three to six
  * characters of a lower-cased name, with how many organisations of each kind have a name containing it. A sample of
- * a hundred fragments is also checked against the names themselves (`strpos`, not the pieces), with a `first_name`
- * at or before the first name containing it and a `first_label` at or before the first such name lower-cased, in
- * byte order. Empty when the fragments are exact.
+ * a hundred fragments is also checked against the names themselves (`strpos`, not the pieces), with a `first_label`
+ * at or before the first name containing it lower-cased, in byte order. And rows where `organisation_name_trigrams`
+ * differs from every piece of three characters of a lower-cased name with its name, kind and reference. Empty when
+ * both are exact.
  */
 export async function nameFragmentDifferences(db: Database): Promise<unknown[]> {
   const counts = await queryRows(
@@ -24,14 +25,21 @@ export async function nameFragmentDifferences(db: Database): Promise<unknown[]> 
   );
   const sampled = await queryRows(
     db,
-    sql`select f.fragment, f.is_fund, f.organisations, f.first_name, f.first_label, m.organisations as containing,
-        m.first_name as first, m.first_label as first_lowered
+    sql`select f.fragment, f.is_fund, f.organisations, f.first_label, m.organisations as containing,
+        m.first_label as first_lowered
       from (select * from organisation_name_fragments where organisations <> 0 order by md5(fragment) limit 100) f
-      cross join lateral (select count(*)::bigint as organisations, min(o.name) as first_name,
-          min(lower(o.name) collate "C") as first_label
+      cross join lateral (select count(*)::bigint as organisations, min(lower(o.name) collate "C") as first_label
         from organisations o where o.is_fund = f.is_fund and strpos(lower(o.name), f.fragment) > 0) m
-      where m.organisations <> f.organisations or f.first_name is null or f.first_name > m.first_name
-        or f.first_label is null or f.first_label > m.first_label`,
+      where m.organisations <> f.organisations or f.first_label is null or f.first_label > m.first_label`,
   );
-  return [...counts, ...sampled];
+  const trigrams = await queryRows(
+    db,
+    sql`with expected as materialized (
+        select distinct substr(lower(o.name), s.start, 3) as trigram, o.is_fund, o.name, o.reference
+        from organisations o cross join lateral generate_series(1, char_length(lower(o.name)) - 2) as s(start)),
+      kept as materialized (select trigram, is_fund, name, reference from organisation_name_trigrams)
+      (select 'missing' as difference, * from (select * from expected except select * from kept) as m)
+      union all (select 'extra', * from (select * from kept except select * from expected) as e)`,
+  );
+  return [...counts, ...sampled, ...trigrams];
 }

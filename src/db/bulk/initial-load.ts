@@ -49,14 +49,15 @@ export async function loadIntoEmptyStore(
       // The filter keys are built once at the end (below): their index waits with the others.
       const restore = await suspendConstraintsAndIndexes(tx, [...loadedTables, 'organisation_filter_keys']);
       // Off for the load: the triggers that forget a record's digest on insert (the load writes the digests
-      // below), and those of the filter keys and the name fragments, which each statement of organisations,
+      // below), and those of the filter keys, the name fragments and the name trigrams, which each statement of organisations,
       // addresses, industries and events would rebuild for every organisation again; both are built once at the end.
       const offForLoad = await tx.query<{ table_name: string; name: string }>(
         `select t.tgrelid::regclass::text as table_name, t.tgname as name from pg_trigger t
           where ((t.tgfoid = 'orgraph_forget_record_digest'::regproc and (t.tgtype & 4) <> 0)
               or (t.tgfoid in ('orgraph_organisation_filter_keys_names_changed'::regproc,
                 'orgraph_organisation_filter_keys_industries_changed'::regproc,
-                'orgraph_organisation_name_fragments_change'::regproc)))
+                'orgraph_organisation_name_fragments_change'::regproc,
+                'orgraph_organisation_name_trigrams_change'::regproc)))
             and t.tgrelid::regclass::text in (${loadedTables.map((table) => `'${table}'`).join(', ')})`,
       );
       for (const trigger of offForLoad)
@@ -78,6 +79,7 @@ export async function loadIntoEmptyStore(
         await tx.query(`alter table ${trigger.table_name} enable trigger ${trigger.name}`);
       await tx.query('select orgraph_organisation_filter_keys_rebuild()');
       await tx.query('select orgraph_organisation_name_fragments_rebuild()');
+      await tx.query('select orgraph_organisation_name_trigrams_rebuild()');
       await restore();
       return true;
     });

@@ -53,8 +53,8 @@ export const organisationFilterCountsTable = pgTable(
 /**
  * How many organisations (funds and others apart) have a lower-cased name containing each piece of three to six
  * characters, kept exact by statement triggers on `organisation_names` (migration 0022): the count of a name search of
- * that length is one row. `firstName` is at or before the first such name in the list's order, `firstLabel` at or before
- * the first such lower-cased name in byte order, the suggestions' (migration 0027; the column is `COLLATE "C"`).
+ * that length is one row. `firstLabel` is at or before the first such lower-cased name in byte order, the suggestions'
+ * order (migration 0027; the column is `COLLATE "C"`).
  */
 export const organisationNameFragmentsTable = pgTable(
   'organisation_name_fragments',
@@ -62,7 +62,6 @@ export const organisationNameFragmentsTable = pgTable(
     fragment: text().notNull(),
     isFund: boolean().notNull(),
     organisations: bigint({ mode: 'number' }).notNull(),
-    firstName: text(),
     firstLabel: text(),
   },
   (t) => [primaryKey({ name: 'organisation_name_fragments_key', columns: [t.fragment, t.isFund] })],

@@ -147,6 +147,27 @@ export const organisationNamesTable = pgTable(
 );
 
 /**
+ * For every piece of three characters of a lower-cased name (`organisation_names`), the names containing it in the
+ * list's order (name, then reference), funds and others apart: a name search walks the list of its rarest piece
+ * until its page of matches turns up. Kept by statement triggers on `organisation_names` (migration 0028).
+ */
+export const organisationNameTrigramsTable = pgTable(
+  'organisation_name_trigrams',
+  {
+    trigram: text().notNull(),
+    isFund: boolean().notNull(),
+    name: text().notNull(),
+    reference: uuid().notNull(),
+  },
+  (t) => [
+    primaryKey({
+      name: 'organisation_name_trigrams_key',
+      columns: [t.trigram, t.isFund, t.name, t.reference],
+    }),
+  ],
+);
+
+/**
  * One row per organisation with a company country and GICS node its industries fall under (every code's sector,
  * group, industry and sub-industry), and one under the node '' (any industry), with the columns the list filters on:
  * a filter on a country, with an industry or not, reads one range of `organisation_filter_keys_walk` in name order

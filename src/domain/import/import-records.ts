@@ -426,6 +426,7 @@ export async function refreshDerivedData(handle: DatabaseHandle, tables: readonl
     'organisation_activity',
     'organisation_filter_keys',
     'organisation_name_fragments',
+    'organisation_name_trigrams',
   ];
   // A server gathers the statistics on two connections at once, the tables shared out by size: analyze reads
   // one table at a time on one core (bench/NOTES.md 43). The embedded store has one connection.

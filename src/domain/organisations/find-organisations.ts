@@ -4,6 +4,7 @@ import type { Database } from '../../db/database.ts';
 import {
   countSourceOf,
   isNarrow,
+  type NameSearchSize,
   type OrganisationListShape,
   type OrganisationSource,
   pageSourceOf,
@@ -15,6 +16,7 @@ import {
   type Organisation,
   organisationFilterKeysTable,
   organisationNamesTable,
+  organisationNameTrigramsTable,
   organisationsTable,
 } from '../../db/schema/organisations.ts';
 import { invalidParameter } from '../errors.ts';
@@ -386,11 +388,16 @@ function nameSearchOf(filter: OrganisationFilter): NameSearch | undefined {
   };
 }
 
+/** What a name search walks: the names of its rarest trigram, and how far along the page lies among them. */
+function trigramWalkSize(tally: NameFragmentTally, wanted: number): NameSearchSize {
+  return { matches: tally.matches, entries: tally.rarestTrigram.names, wanted };
+}
+
 /**
- * A page of a plain name search whose count the fragments hold: a common fragment walks the name index from its
- * first name until the page is full (see `walksNameOrder`), a rare one sorts its matches, uncounted. A walk that
- * passes over its limit (the sort's price, or eight times the entries it expected: see `walkLimit`) without a full
- * page gives way to the sort.
+ * A page of a plain name search whose count the fragments hold: a fragment common among the names of its rarest
+ * trigram walks them in the list's order until the page is full (see `walksNameOrder`), a rare one sorts its
+ * matches, uncounted. A walk that passes over its limit (the sort's price, or eight times the entries it expected:
+ * see `walkLimit`) without a full page gives way to the sort.
  */
 async function nameSearchPage(
   db: Database,
@@ -402,17 +409,13 @@ async function nameSearchPage(
   const total: Total = { value: tally.matches, isEstimate: false };
   const expected = Math.min(window.limit, tally.matches - window.offset);
   if (expected <= 0) return { rows: [], total };
-  const size = {
-    matches: tally.matches,
-    organisations: tally.organisations,
-    wanted: window.offset + window.limit,
-  };
+  const size = trigramWalkSize(tally, window.offset + window.limit);
   if (walksNameOrder(size, 'organisationList')) {
-    const rows = await walkNameOrder(
+    const rows = await walkTrigramNames(
       db,
       search,
       window,
-      tally.firstName,
+      tally.rarestTrigram.trigram,
       walkLimit(size, 'organisationList'),
     );
     if (rows.length === expected) return { rows, total };
@@ -421,9 +424,9 @@ async function nameSearchPage(
 }
 
 /**
- * A forward window of a plain name search (the graph's `after`) read by walking the name order, when the fragments
- * say it pays (see `nameSearchPage`); undefined when it does not, or when the walk stopped before a full page, which
- * may also be the end of the matches: the sort answers then.
+ * A forward window of a plain name search (the graph's `after`) read by walking its rarest trigram's names, when the
+ * fragments say it pays (see `nameSearchPage`); undefined when it does not, or when the walk stopped before a full
+ * page, which may also be the end of the matches: the sort answers then.
  */
 async function walkedForward(
   db: Database,
@@ -435,50 +438,48 @@ async function walkedForward(
   const tally = await tallyNameFragment(db, search.text, search.isFund);
   if (!tally) return undefined;
   const offset = window.offset ?? 0;
-  const size = { matches: tally.matches, organisations: tally.organisations, wanted: offset + window.limit };
+  const size = trigramWalkSize(tally, offset + window.limit);
   if (!walksNameOrder(size, 'organisationList')) return undefined;
-  const rows = await walkNameOrder(
+  const rows = await walkTrigramNames(
     db,
     search,
     { limit: window.limit, offset, after: window.after },
-    tally.firstName,
+    tally.rarestTrigram.trigram,
     walkLimit(size, 'organisationList'),
   );
   return rows.length === window.limit ? rows : undefined;
 }
 
 /**
- * The page of a name search found by walking `organisations_name_order` from `firstName` (or past `after`), testing
- * each name, over at most `maxEntries` entries: fewer rows than the page when the walk stopped before it found them.
+ * The page of a name search found by walking the names containing `trigram` (a piece of the lowered text) in the
+ * list's order from the start (or past `after`), testing each name, over at most `maxEntries` entries: fewer rows
+ * than the page when the walk stopped before it found them. Every kind walks both kinds' lists merged.
  */
-async function walkNameOrder(
+async function walkTrigramNames(
   db: Database,
   search: NameSearch,
   window: { limit: number; offset: number; after?: OrganisationSortKey },
-  firstName: string | null,
+  trigram: string,
   maxEntries: number,
 ): Promise<Organisation[]> {
   const o = organisationsTable;
-  const start: SQL[] = [];
-  if (firstName !== null) start.push(gte(o.name, firstName));
-  if (window.after) {
-    start.push(sql`(${o.name}, ${o.reference}) > (${window.after.name}, ${window.after.reference}::uuid)`);
-  }
-  const walked = db
-    .select({ name: o.name, reference: o.reference, isFund: o.isFund })
-    .from(o)
-    .where(and(...start))
-    .orderBy(asc(o.name), asc(o.reference))
-    .limit(maxEntries)
-    .as('walked');
-  const conditions = [sql`lower(${walked.name}) like lower(${likeSubstring(search.text)})`];
-  if (search.isFund !== undefined) conditions.push(eq(walked.isFund, search.isFund));
-  const page = db
-    .select({ reference: walked.reference })
-    .from(walked)
-    .where(and(...conditions))
-    .orderBy(asc(walked.name), asc(walked.reference))
-    .limit(window.limit)
-    .offset(window.offset);
-  return db.select().from(o).where(inArray(o.reference, page)).orderBy(asc(o.name), asc(o.reference));
+  const t = organisationNameTrigramsTable;
+  const kindList = (isFund: boolean): SQL => {
+    const conditions = [eq(t.trigram, trigram), eq(t.isFund, isFund)];
+    if (window.after) {
+      conditions.push(
+        sql`(${t.name}, ${t.reference}) > (${window.after.name}, ${window.after.reference}::uuid)`,
+      );
+    }
+    return sql`select ${t.name}, ${t.reference} from ${t} where ${and(...conditions)}`;
+  };
+  // Each kind's list is one range of the key, already in order: a merge of the two reads no more than the walk.
+  const lists =
+    search.isFund === undefined
+      ? sql`(${kindList(true)}) union all (${kindList(false)})`
+      : kindList(search.isFund);
+  const page = sql`select w.reference from (${lists} order by 1, 2 limit ${maxEntries}) as w
+    where lower(w.name) like lower(${likeSubstring(search.text)})
+    order by w.name, w.reference limit ${window.limit} offset ${window.offset}`;
+  return db.select().from(o).where(sql`${o.reference} in (${page})`).orderBy(asc(o.name), asc(o.reference));
 }

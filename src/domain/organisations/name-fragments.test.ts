@@ -40,6 +40,7 @@ const needles = [
   '주식회',
   'zzz',
   'in',
+  'abcd',
   'acme holdings',
 ];
 const kinds: OrganisationFilter['kind'][] = [undefined, 'funds', 'all'];
@@ -106,6 +107,17 @@ async function expectAgreement(): Promise<void> {
   expect(both.listed).toEqual(both.plain);
 }
 
+/** Which ways the first page of a name search read: a walk of a trigram's names, the sort of the matches. */
+async function readsOf(name: string): Promise<{ walked: boolean; sorted: boolean }> {
+  const { sent } = await captureStatements(() =>
+    findOrganisationsPage(handle.db, { name, showEmpty: true }, { limit: 5, offset: 0 }, freshCountOptions()),
+  );
+  return {
+    walked: sent.some((statement) => statement.query.includes('"organisation_name_trigrams"')),
+    sorted: sent.some((statement) => statement.query.includes('"organisation_names"')),
+  };
+}
+
 describe('the name fragments', () => {
   it('count and page plain name searches exactly through every change to the names', async () => {
     const acme = await addOrganisation('Acme & Co.');
@@ -129,11 +141,16 @@ describe('the name fragments', () => {
     ]) {
       await addOrganisation(name, name.length % 4 === 0);
     }
+    for (const name of ['Abc One', 'Abc Two', 'Abc Three', 'Xbcd One', 'Xbcd Two', 'Xbcd Three', 'Abcd']) {
+      await addOrganisation(name);
+    }
     await expectAgreement();
-    // Both ways of reading a page are taken (every kind): a page of `ing`, in 11 of the 17 names, walks; a page of
-    // `acm`, in 3, sorts.
-    expect(walksNameOrder({ matches: 11, organisations: 17, wanted: 5 }, 'organisationList')).toBe(true);
-    expect(walksNameOrder({ matches: 3, organisations: 17, wanted: 2 }, 'organisationList')).toBe(false);
+    // Both ways of reading a page are taken: a page of `ing`, in 11 of the names, walks the 11 names of its trigram;
+    // one of `abcd`, in 1, sorts, since each of its trigrams is in 4 names.
+    expect(await readsOf('ing')).toEqual({ walked: true, sorted: false });
+    expect(await readsOf('abcd')).toEqual({ walked: false, sorted: true });
+    expect(walksNameOrder({ matches: 11, entries: 11, wanted: 5 }, 'organisationList')).toBe(true);
+    expect(walksNameOrder({ matches: 1, entries: 4, wanted: 5 }, 'organisationList')).toBe(false);
 
     // A rename, a fund flag, a new activity (which moves neither), deletes.
     await handle.db.execute(sql`update organisations set name = 'Acme & Cie' where reference = ${acme}`);
@@ -175,40 +192,45 @@ describe('the name fragments', () => {
     });
   });
 
-  /** `Aing`, then `others` names without `ing`, then 300 with it; and the first page of `ing`, with whether it sorted. */
+  /**
+   * `Aping`, then `others` names with `pin` but not `ing`, 500 more with `ing` but not `pin`, then 300 with `ping`;
+   * and the first page of `ping`, with whether it sorted. Its rarest trigram is `pin`, whose names hold the matches
+   * bunched at both ends.
+   */
   async function pageOfBunchedMatches(others: number) {
     await handle.db.execute(sql`truncate organisations cascade`);
     await handle.db.execute(sql`
       insert into organisations (reference, name, status, verified, confidence, is_fund, employees)
       select gen_random_uuid(), name, 'active', false, 50, false, 1 from (
-        select 'Aing' as name
-        union all select 'B' || lpad(i::text, 5, '0') from generate_series(1, ${others}) as i
+        select 'Aping' as name
+        union all select 'B pin ' || lpad(i::text, 5, '0') from generate_series(1, ${others}) as i
+        union all select 'Cing ' || lpad(i::text, 5, '0') from generate_series(1, ${others} + 500) as i
         union all select 'Ping ' || lpad(i::text, 5, '0') from generate_series(1, 300) as i) as names`);
     await handle.db.execute(sql`analyze organisations`);
     const { result: page, sent } = await captureStatements(() =>
       findOrganisationsPage(
         handle.db,
-        { name: 'ing', showEmpty: true },
+        { name: 'ping', showEmpty: true },
         { limit: 3, offset: 0 },
         freshCountOptions(),
       ),
     );
     expect(page.total).toEqual({ value: 301, isEstimate: false });
-    expect(page.rows.map((row) => row.name)).toEqual(['Aing', 'Ping 00001', 'Ping 00002']);
-    expect(walksNameOrder({ matches: 301, organisations: others + 301, wanted: 3 }, 'organisationList')).toBe(
-      true,
-    );
-    // The sort reads the matches from the narrow mirror; the walk reads `organisations` alone.
+    expect(page.rows.map((row) => row.name)).toEqual(['Aping', 'Ping 00001', 'Ping 00002']);
+    expect(walksNameOrder({ matches: 301, entries: others + 301, wanted: 3 }, 'organisationList')).toBe(true);
+    const walk = sent.find((statement) => statement.query.includes('"organisation_name_trigrams"'));
+    expect(walk?.params).toContain('pin');
+    // The sort reads the matches from the narrow mirror; the walk reads the trigrams' names alone.
     return { sorted: sent.some((statement) => statement.query.includes('"organisation_names"')) };
   }
 
   it('walk on past where the matches were expected, as far as the sort is priced at', async () => {
-    // A walk from `Aing` expects to pass 16 entries and passes 1,303; the sort is priced at 2 × 301 entries, more
-    // than eight times 16, and a walk may pass a thousand more.
+    // A walk of `pin`'s names expects to pass 16 entries and passes 1,303; the sort is priced at 2 × 301 entries,
+    // more than eight times 16, and a walk may pass a thousand more.
     expect(await pageOfBunchedMatches(1_300)).toEqual({ sorted: false });
-    expect(walkLimit({ matches: 301, organisations: 1_601, wanted: 3 }, 'organisationList')).toBe(1_602);
+    expect(walkLimit({ matches: 301, entries: 1_601, wanted: 3 }, 'organisationList')).toBe(1_602);
     // Where eight times the expected walk is more: 8 × 2,100 entries against 2 × 100.
-    expect(walkLimit({ matches: 100, organisations: 10_000, wanted: 21 }, 'organisationList')).toBe(17_800);
+    expect(walkLimit({ matches: 100, entries: 10_000, wanted: 21 }, 'organisationList')).toBe(17_800);
   });
 
   it('give way to the sort when the matches bunch past what the sort is priced at', async () => {

@@ -50,15 +50,18 @@ export interface NameFragmentTally {
   lowered: string;
   /** How many organisations' names contain it, exactly. */
   matches: number;
-  /** At or before the first of those names in the list's order; null when none was ever added. */
-  firstName: string | null;
-  /** At or before the first of those names lower-cased, in byte order (the suggestions'); null as `firstName`. */
+  /** At or before the first of those names lower-cased, in byte order (the suggestions'); null when none was ever added. */
   firstLabel: string | null;
   /**
-   * About how many organisations there are (the planner's estimate, at least `matches`): the walk of the name
-   * index passes over them.
+   * About how many organisations there are (the planner's estimate, at least `matches`): the walk of the
+   * suggestions' order passes over them.
    */
   organisations: number;
+  /**
+   * The piece of three characters of the lowered text that the fewest names of the kind contain, and how many
+   * do (at least `matches`): a name search walks those names (`organisation_name_trigrams`).
+   */
+  rarestTrigram: { trigram: string; names: number };
 }
 
 /**
@@ -81,24 +84,37 @@ export async function tallyNameFragment(
     length: number;
     lowered: string;
     matches: string | number;
-    first_name: string | null;
     first_label: string | null;
     organisations: string | number;
+    trigram: string | null;
+    trigram_names: string | number | null;
   }>(
     db,
-    sql`select char_length(lower(${text})) as length, lower(${text}) as lowered, coalesce(sum(${f.organisations}), 0)::bigint as matches,
-        min(${f.firstName}) as first_name, min(${f.firstLabel}) as first_label,
-        (select greatest(reltuples, 0)::bigint from pg_class where oid = 'organisations'::regclass) as organisations
+    sql`with rarest as (
+        select ${f.fragment} as trigram, sum(${f.organisations})::bigint as names from ${f}
+        where ${f.fragment} in (
+            select substr(lower(${text}), s, 3) from generate_series(1, char_length(lower(${text})) - 2) as s)
+          and ${kind}
+        group by 1 order by 2, 1 limit 1)
+      select char_length(lower(${text})) as length, lower(${text}) as lowered,
+        coalesce(sum(${f.organisations}), 0)::bigint as matches, min(${f.firstLabel}) as first_label,
+        (select greatest(reltuples, 0)::bigint from pg_class where oid = 'organisations'::regclass) as organisations,
+        (select trigram from rarest) as trigram, (select names from rarest) as trigram_names
       from ${f} where ${f.fragment} = lower(${text}) and ${kind}`,
   );
   if (!row || row.length < minFragmentLength || row.length > maxFragmentLength) return undefined;
   const matches = Number(row.matches);
+  const lowered = row.lowered;
   return {
-    lowered: row.lowered,
+    lowered,
     matches,
-    firstName: row.first_name,
     firstLabel: row.first_label,
     organisations: Math.max(matches, Number(row.organisations)),
+    // No piece counted: no name holds the text, whose own first three characters then stand for it.
+    rarestTrigram:
+      row.trigram === null
+        ? { trigram: [...lowered].slice(0, 3).join(''), names: matches }
+        : { trigram: row.trigram, names: Math.max(matches, Number(row.trigram_names)) },
   };
 }
 

@@ -264,7 +264,7 @@ async function leadingOrganisationsOf(
   if (!tally) return undefined;
   const size = {
     matches: tally.matches,
-    organisations: tally.organisations,
+    entries: tally.organisations,
     wanted: window.offset + window.limit,
   };
   const upperBound = upperBoundOf(tally.lowered);
