@@ -82,11 +82,10 @@ export function sortNameOf(source: OrganisationSource, shape: OrganisationListSh
 const walkedEntriesPerSortedMatch = {
   /**
    * A name search walks the names of its rarest trigram in the list's order (`organisation_name_trigrams`),
-   * lower-casing each name it passes, or rechecks and sorts its trigram candidates. Measured for the walk of
-   * `organisations_name_order`, whose entries cost the same work (0.61 µs an entry at scale 100, 0.68 at 1000,
-   * against 1.46 and 2.07 µs a match sorted).
+   * lower-casing each name it passes (0.41 µs an entry at scale 100, 0.42 at 1000), or rechecks and sorts its
+   * trigram candidates (1.46 and 2.07 µs a match; bench/NOTES.md 53).
    */
-  organisationList: 2,
+  organisationList: 5,
   /**
    * Suggestions walk `organisation_names_label_order`, whose entries hold the lowered label (0.32 and 0.33 µs an
    * entry), or read their matches from both kinds' trigram indexes and sort them (2.41 and 3.12 µs a match).

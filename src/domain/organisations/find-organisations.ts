@@ -471,14 +471,15 @@ async function walkTrigramNames(
         sql`(${t.name}, ${t.reference}) > (${window.after.name}, ${window.after.reference}::uuid)`,
       );
     }
-    return sql`select ${t.name}, ${t.reference} from ${t} where ${and(...conditions)}`;
+    return sql`select ${t.name}, ${t.reference} from ${t} where ${and(...conditions)}
+      order by ${t.name}, ${t.reference} limit ${maxEntries}`;
   };
-  // Each kind's list is one range of the key, already in order: a merge of the two reads no more than the walk.
+  // Each kind's list is one range of the key, already in order; every kind merges the two, each walked as far.
   const lists =
     search.isFund === undefined
-      ? sql`(${kindList(true)}) union all (${kindList(false)})`
+      ? sql`(${kindList(true)}) union all (${kindList(false)}) order by 1, 2 limit ${maxEntries}`
       : kindList(search.isFund);
-  const page = sql`select w.reference from (${lists} order by 1, 2 limit ${maxEntries}) as w
+  const page = sql`select w.reference from (${lists}) as w
     where lower(w.name) like lower(${likeSubstring(search.text)})
     order by w.name, w.reference limit ${window.limit} offset ${window.offset}`;
   return db.select().from(o).where(sql`${o.reference} in (${page})`).orderBy(asc(o.name), asc(o.reference));

@@ -225,16 +225,16 @@ describe('the name fragments', () => {
   }
 
   it('walk on past where the matches were expected, as far as the sort is priced at', async () => {
-    // A walk of `pin`'s names expects to pass 16 entries and passes 1,303; the sort is priced at 2 × 301 entries,
+    // A walk of `pin`'s names expects to pass 16 entries and passes 1,303; the sort is priced at 5 × 301 entries,
     // more than eight times 16, and a walk may pass a thousand more.
     expect(await pageOfBunchedMatches(1_300)).toEqual({ sorted: false });
-    expect(walkLimit({ matches: 301, entries: 1_601, wanted: 3 }, 'organisationList')).toBe(1_602);
-    // Where eight times the expected walk is more: 8 × 2,100 entries against 2 × 100.
+    expect(walkLimit({ matches: 301, entries: 1_601, wanted: 3 }, 'organisationList')).toBe(2_505);
+    // Where eight times the expected walk is more: 8 × 2,100 entries against 5 × 100.
     expect(walkLimit({ matches: 100, entries: 10_000, wanted: 21 }, 'organisationList')).toBe(17_800);
   });
 
   it('give way to the sort when the matches bunch past what the sort is priced at', async () => {
-    // Here the page lies 2,003 entries along, past the walk's 1,602.
-    expect(await pageOfBunchedMatches(2_000)).toEqual({ sorted: true });
+    // Here the page lies 3,003 entries along, past the walk's 2,505.
+    expect(await pageOfBunchedMatches(3_000)).toEqual({ sorted: true });
   });
 });
