@@ -49,8 +49,9 @@ export async function loadIntoEmptyStore(
       // The filter keys are built once at the end (below): their index waits with the others.
       const restore = await suspendConstraintsAndIndexes(tx, [...loadedTables, 'organisation_filter_keys']);
       // Off for the load: the triggers that forget a record's digest on insert (the load writes the digests
-      // below), and those of the filter keys, the name fragments and the name trigrams, which each statement of organisations,
-      // addresses, industries and events would rebuild for every organisation again; both are built once at the end.
+      // below), and those of the filter keys, the name fragments and the name trigrams, which each statement of
+      // organisations, addresses, industries and events would rebuild for every organisation again; all three are
+      // built once at the end.
       const offForLoad = await tx.query<{ table_name: string; name: string }>(
         `select t.tgrelid::regclass::text as table_name, t.tgname as name from pg_trigger t
           where ((t.tgfoid = 'orgraph_forget_record_digest'::regproc and (t.tgtype & 4) <> 0)

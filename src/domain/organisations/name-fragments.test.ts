@@ -41,6 +41,7 @@ const needles = [
   'zzz',
   'in',
   'abcd',
+  'bcd ',
   'acme holdings',
 ];
 const kinds: OrganisationFilter['kind'][] = [undefined, 'funds', 'all'];
@@ -107,13 +108,16 @@ async function expectAgreement(): Promise<void> {
   expect(both.listed).toEqual(both.plain);
 }
 
-/** Which ways the first page of a name search read: a walk of a trigram's names, the sort of the matches. */
-async function readsOf(name: string): Promise<{ walked: boolean; sorted: boolean }> {
+/**
+ * Which ways the first page of a name search read: the trigram whose names it walked (the walk's first parameter),
+ * and whether it sorted the matches.
+ */
+async function readsOf(name: string): Promise<{ walked: unknown; sorted: boolean }> {
   const { sent } = await captureStatements(() =>
     findOrganisationsPage(handle.db, { name, showEmpty: true }, { limit: 5, offset: 0 }, freshCountOptions()),
   );
   return {
-    walked: sent.some((statement) => statement.query.includes('"organisation_name_trigrams"')),
+    walked: sent.find((statement) => statement.query.includes('"organisation_name_trigrams"'))?.params[0],
     sorted: sent.some((statement) => statement.query.includes('"organisation_names"')),
   };
 }
@@ -145,10 +149,12 @@ describe('the name fragments', () => {
       await addOrganisation(name);
     }
     await expectAgreement();
-    // Both ways of reading a page are taken: a page of `ing`, in 11 of the names, walks the 11 names of its trigram;
-    // one of `abcd`, in 1, sorts, since each of its trigrams is in 4 names.
-    expect(await readsOf('ing')).toEqual({ walked: true, sorted: false });
-    expect(await readsOf('abcd')).toEqual({ walked: false, sorted: true });
+    // Both ways of reading a page are taken: a page of `ing` walks the names of its one trigram, every one a match;
+    // one of `bcd ` the names of `cd ` (3), rarer than those of `bcd` (4); one of `abcd`, in 1 name, sorts, since
+    // each of its trigrams is in 4.
+    expect(await readsOf('ing')).toEqual({ walked: 'ing', sorted: false });
+    expect(await readsOf('bcd ')).toEqual({ walked: 'cd ', sorted: false });
+    expect(await readsOf('abcd')).toEqual({ walked: undefined, sorted: true });
     expect(walksNameOrder({ matches: 11, entries: 11, wanted: 5 }, 'organisationList')).toBe(true);
     expect(walksNameOrder({ matches: 1, entries: 4, wanted: 5 }, 'organisationList')).toBe(false);
 
