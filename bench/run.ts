@@ -237,8 +237,9 @@ async function measureSlice(g: Gathering, seconds: number, firstIndex: number, o
 }
 
 /** Merges a scale's slices into its result at the concurrency, and prints its line. */
-function finishGathering(g: Gathering, concurrency: number, options: BenchOptions): ConcurrencyResult {
+function finishGathering(g: Gathering, options: BenchOptions): ConcurrencyResult {
   const { open } = g;
+  const { concurrency } = g.http;
   const measured = mergeLoads(g.httpSlices);
   const direct = options.skipDirect ? null : mergeLoads(g.directSlices);
   const peerLoad = g.peerSlices.length > 0 ? mergeLoads(g.peerSlices) : null;
@@ -302,7 +303,7 @@ async function measureInterleaved(
   }
   for (const g of gatherings) {
     const runs = g.open.runs.get(name) ?? [];
-    runs.push(finishGathering(g, concurrency, options));
+    runs.push(finishGathering(g, options));
     g.open.runs.set(name, runs);
   }
 }
