@@ -46,48 +46,60 @@ export async function loadIntoEmptyStore(
   try {
     return await session.transaction(async (tx) => {
       if (!(await locked(tx)) || (await holdsRecords(tx))) throw new NotEmpty();
-      // The filter keys are built once at the end (below): their index waits with the others.
-      const restore = await suspendConstraintsAndIndexes(tx, [...loadedTables, 'organisation_filter_keys']);
-      // Off for the load: the triggers that forget a record's digest on insert (the load writes the digests
-      // below), and those of the filter keys, the name fragments and the name trigrams, which each statement of
-      // organisations, addresses, industries and events would rebuild for every organisation again; all three are
-      // built once at the end.
-      const offForLoad = await tx.query<{ table_name: string; name: string }>(
-        `select t.tgrelid::regclass::text as table_name, t.tgname as name from pg_trigger t
-          where ((t.tgfoid = 'orgraph_forget_record_digest'::regproc and (t.tgtype & 4) <> 0)
-              or (t.tgfoid in ('orgraph_organisation_filter_keys_names_changed'::regproc,
-                'orgraph_organisation_filter_keys_industries_changed'::regproc,
-                'orgraph_organisation_name_fragments_change'::regproc,
-                'orgraph_organisation_name_trigrams_change'::regproc)))
-            and t.tgrelid::regclass::text in (${loadedTables.map((table) => `'${table}'`).join(', ')})`,
-      );
-      for (const trigger of offForLoad)
-        await tx.query(`alter table ${trigger.table_name} disable trigger ${trigger.name}`);
-      // The records' own inserts keep the digests written below (see writeBatch).
-      await tx.query(`select set_config('orgraph.keep_digests', 'on', true)`);
-      for (const [type, statements] of Object.entries(initialWriteStatements) as [
-        StoredRecordType,
-        readonly string[],
-      ][]) {
-        onType(type);
-        for (const statement of statements) await tx.query(statement);
-      }
-      await tx.query(`
-        insert into record_digests (type, reference, digest, line_digest)
-          select type, reference, digest, line_digest from import_staged where state = 'valid' and not deleted`);
-      await tx.query(`select set_config('orgraph.keep_digests', 'off', true)`);
-      for (const trigger of offForLoad)
-        await tx.query(`alter table ${trigger.table_name} enable trigger ${trigger.name}`);
-      await tx.query('select orgraph_organisation_filter_keys_rebuild()');
-      await tx.query('select orgraph_organisation_name_fragments_rebuild()');
-      await tx.query('select orgraph_organisation_name_trigrams_rebuild()');
-      await restore();
+      await loadSuspended(tx, async () => {
+        for (const [type, statements] of Object.entries(initialWriteStatements) as [
+          StoredRecordType,
+          readonly string[],
+        ][]) {
+          onType(type);
+          for (const statement of statements) await tx.query(statement);
+        }
+        await tx.query(`
+          insert into record_digests (type, reference, digest, line_digest)
+            select type, reference, digest, line_digest from import_staged where state = 'valid' and not deleted`);
+      });
       return true;
     });
   } catch (error) {
     if (error instanceof NotEmpty) return false;
     throw error;
   }
+}
+
+/**
+ * Runs `write`, which fills the empty record tables and record_digests, inside the caller's transaction the way
+ * an initial load does: foreign keys and secondary indexes dropped, the triggers that would rebuild derived rows
+ * per statement off, and afterwards the filter keys, name fragments and name trigrams built once, the indexes
+ * built and the constraints validated.
+ */
+export async function loadSuspended(tx: BulkSession, write: () => Promise<void>): Promise<void> {
+  // The filter keys are built once at the end (below): their index waits with the others.
+  const restore = await suspendConstraintsAndIndexes(tx, [...loadedTables, 'organisation_filter_keys']);
+  // Off for the load: the triggers that forget a record's digest on insert (the load writes the digests), and
+  // those of the filter keys, the name fragments and the name trigrams, which each statement of organisations,
+  // addresses, industries and events would rebuild for every organisation again; all three are built once at the
+  // end.
+  const offForLoad = await tx.query<{ table_name: string; name: string }>(
+    `select t.tgrelid::regclass::text as table_name, t.tgname as name from pg_trigger t
+      where ((t.tgfoid = 'orgraph_forget_record_digest'::regproc and (t.tgtype & 4) <> 0)
+          or (t.tgfoid in ('orgraph_organisation_filter_keys_names_changed'::regproc,
+            'orgraph_organisation_filter_keys_industries_changed'::regproc,
+            'orgraph_organisation_name_fragments_change'::regproc,
+            'orgraph_organisation_name_trigrams_change'::regproc)))
+        and t.tgrelid::regclass::text in (${loadedTables.map((table) => `'${table}'`).join(', ')})`,
+  );
+  for (const trigger of offForLoad)
+    await tx.query(`alter table ${trigger.table_name} disable trigger ${trigger.name}`);
+  // The records' own inserts keep the digests the load writes (see writeBatch).
+  await tx.query(`select set_config('orgraph.keep_digests', 'on', true)`);
+  await write();
+  await tx.query(`select set_config('orgraph.keep_digests', 'off', true)`);
+  for (const trigger of offForLoad)
+    await tx.query(`alter table ${trigger.table_name} enable trigger ${trigger.name}`);
+  await tx.query('select orgraph_organisation_filter_keys_rebuild()');
+  await tx.query('select orgraph_organisation_name_fragments_rebuild()');
+  await tx.query('select orgraph_organisation_name_trigrams_rebuild()');
+  await restore();
 }
 
 /** Rolls the initial load's transaction back: the batches store the import. */
