@@ -1,6 +1,8 @@
 /**
  * CPU per nested-roles request through the whole app in this process (no HTTP), requests one at a time, for
- * profiling (`node --cpu-prof --import tsx bench/floor/in-process.ts [requests]`).
+ * profiling. Run it as production runs the server (graphql-js reads NODE_ENV as it loads):
+ *
+ *   NODE_ENV=production LOG_LEVEL=warn node [--cpu-prof] --import tsx bench/floor/in-process.ts [requests]
  */
 import postgres from 'postgres';
 import { encodeCursor } from '../../src/graphql/keyset.ts';
