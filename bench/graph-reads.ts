@@ -347,7 +347,8 @@ function rolesOf(name: unknown, roles: readonly RoleShape[]): Json {
   };
 }
 
-interface OrgraphRole {
+/** A role as orgraph's graph answers it in the nested read. */
+export interface OrgraphRole {
   title: string;
   startDate: string | null;
   endDate: string | null;
@@ -417,13 +418,14 @@ export function normalisePeerNestedRoles(body: unknown): Json {
 }
 
 /** Four statements: the page, its roles with their people, those people's experiences, their organisations. */
-export async function driverNestedRoles(
+export async function nestedRolesRows(
   sql: postgres.Sql,
   after: { name: string; reference: string },
-): Promise<Json> {
+  first = 20,
+) {
   const organisations = await sql`select reference, name from organisations
     where not is_fund and (name, reference) > (${after.name}, ${after.reference}::uuid)
-    order by name, reference limit 20`;
+    order by name, reference limit ${first}`;
   const roles =
     await sql`select e.organisation_reference, e.occupation_title, e.start_date::text, e.end_date::text,
       e.profile_reference, p.full_name
@@ -438,6 +440,15 @@ export async function driverNestedRoles(
     ),
   ];
   const names = await sql`select reference, name from organisations where reference = any(${places}::uuid[])`;
+  return { organisations, roles, experiences, names };
+}
+
+/** The bench's hand-written nested read: {@link nestedRolesRows}, put together as the normalisers compare. */
+export async function driverNestedRoles(
+  sql: postgres.Sql,
+  after: { name: string; reference: string },
+): Promise<Json> {
+  const { organisations, roles, experiences, names } = await nestedRolesRows(sql, after);
   const nameOf = new Map(names.map((o) => [o.reference as string, o.name as string]));
   const experiencesOf = new Map<string, { title: unknown; organisation: unknown }[]>();
   for (const e of experiences) {

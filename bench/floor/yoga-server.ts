@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import { createSchema, createYoga } from 'graphql-yoga';
 import postgres from 'postgres';
 import { isExecutiveTitle } from '../../src/domain/organisations/executive-title.ts';
+import { nestedRolesRows, type OrgraphRole } from '../graph-reads.ts';
 
 /**
  * The least a graphql-yoga server can do for the bench's brief record and nested roles: Yoga's defaults, a root
@@ -77,15 +78,7 @@ const schema = createSchema({
 });
 
 type Key = { name: string; reference: string };
-interface Role {
-  title: string;
-  startDate: string | null;
-  endDate: string | null;
-  profile: {
-    fullName: string;
-    experiences: { occupationTitle: string; organisation: { name: string } | null }[];
-  };
-}
+type Role = OrgraphRole;
 
 const nested = process.env.FLOOR_NESTED ?? 'levels';
 
@@ -99,21 +92,7 @@ function splitRoles(roles: readonly Role[]) {
 }
 
 async function treeByLevels(after: Key, first: number): Promise<{ name: string; roles: Role[] }[]> {
-  const organisations = await sql`select reference, name from organisations
-    where not is_fund and (name, reference) > (${after.name}, ${after.reference}::uuid)
-    order by name, reference limit ${first}`;
-  const roles =
-    await sql`select e.organisation_reference, e.occupation_title, e.start_date::text, e.end_date::text,
-      e.profile_reference, p.full_name
-    from experiences e join profiles p on p.reference = e.profile_reference
-    where e.organisation_reference = any(${organisations.map((o) => o.reference)}::uuid[])`;
-  const people = [...new Set(roles.map((r) => r.profile_reference as string))];
-  const experiences = await sql`select profile_reference, occupation_title, organisation_reference
-    from experiences where profile_reference = any(${people}::uuid[])`;
-  const places = [
-    ...new Set(experiences.flatMap((e) => (e.organisation_reference ? [e.organisation_reference] : []))),
-  ];
-  const names = await sql`select reference, name from organisations where reference = any(${places}::uuid[])`;
+  const { organisations, roles, experiences, names } = await nestedRolesRows(sql, after, first);
   const placeOf = new Map(names.map((o) => [o.reference as string, { name: o.name as string }]));
   const experiencesOf = new Map<string, Role['profile']['experiences']>();
   for (const e of experiences) {
