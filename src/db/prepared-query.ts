@@ -1,6 +1,6 @@
-import { type SQL, sql } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
-import type { Database } from './database.ts';
+import { getTableColumns, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { type Database, queryRows } from './database.ts';
 
 /**
  * A query built once per database and then only run with new values: Drizzle renders a query anew on every
@@ -50,4 +50,53 @@ export function preparedByReferences<Row>(
     references.length === 1
       ? one(db).execute({ reference: references[0] })
       : many(db).execute({ references });
+}
+
+/**
+ * Column types whose driver values Drizzle returns as they are (the driver carries Drizzle's parsers: dates and
+ * timestamps in string mode as strings). Others it maps: timestamps and dates in date mode to `Date`, JSON, big
+ * integers as numbers.
+ */
+const unmappedColumnTypes = new Set([
+  'PgUUID',
+  'PgText',
+  'PgVarchar',
+  'PgEnumColumn',
+  'PgBoolean',
+  'PgSmallInt',
+  'PgInteger',
+  'PgReal',
+  'PgDoublePrecision',
+  'PgDateString',
+  'PgTimestampString',
+]);
+
+/**
+ * `preparedByReferences`'s query for one reference, and for a batch a statement whose rows are used as the driver
+ * returns them: every column of `table` under its property name, without Drizzle's mapping of each row, which on
+ * a nested read's hundreds of rows costs more CPU than the statement (bench/NOTES.md 57). Only for a table whose
+ * columns Drizzle does not map (`unmappedColumnTypes`), where the rows are the same objects either way; `batch`
+ * renders the rest of the statement after `from table`, the references given as one `uuid[]` parameter.
+ */
+export function plainBatchesByReferences<Row>(
+  single: ReferenceQuery<Row>,
+  table: PgTable,
+  batch: (references: SQL) => SQL,
+): ReferenceQuery<Row> {
+  for (const [key, column] of Object.entries(getTableColumns(table))) {
+    if (!unmappedColumnTypes.has(column.columnType)) {
+      throw new Error(`${key} (${column.columnType}) is a column Drizzle maps: read it through Drizzle`);
+    }
+  }
+  const columns = sql.join(
+    Object.entries(getTableColumns(table)).map(([key, column]) => sql`${column} as ${sql.identifier(key)}`),
+    sql`, `,
+  );
+  return (db, references) =>
+    references.length === 1
+      ? single(db, references)
+      : queryRows<Row>(
+          db,
+          sql`select ${columns} from ${table} ${batch(sql`${`{${references.join(',')}}`}::uuid[]`)}`,
+        );
 }
