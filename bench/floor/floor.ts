@@ -28,7 +28,7 @@ import {
 } from '../graph-reads.ts';
 import { loadHttp } from '../http-load.ts';
 import { startPeer } from '../peer.ts';
-import { type BenchServer, buildServer, freePort, startServer } from '../server.ts';
+import { type BenchServer, buildServer, freePort, memorySampler, startServer } from '../server.ts';
 
 const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/orgraph_bench_s100';
 const database = decodeURIComponent(new URL(databaseUrl).pathname.slice(1));
@@ -57,21 +57,33 @@ async function startBareYoga(variant: string, nested = 'levels'): Promise<BenchS
     },
   );
   await new Promise<void>((resolve, reject) => {
-    child.once('exit', () => reject(new Error('the bare Yoga server exited before it was ready')));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error('the bare Yoga server was not ready within 60 s'));
+    }, 60_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      reject(new Error('the bare Yoga server exited before it was ready'));
+    });
     child.stdout?.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('ready')) resolve();
+      if (chunk.toString().includes('ready')) {
+        clearTimeout(timer);
+        resolve();
+      }
     });
   });
+  const memory = memorySampler(child.pid!);
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     pid: child.pid!,
-    peakRssMb: () => null,
-    rssMb: () => null,
+    peakRssMb: memory.peakRssMb,
+    rssMb: memory.rssMb,
     async stop() {
+      memory.stop();
       child.kill('SIGTERM');
       await sleep(500);
     },
-  } as unknown as BenchServer;
+  };
 }
 
 const sql = postgres(databaseUrl, { max: 1 });
@@ -152,6 +164,7 @@ async function post(baseUrl: string, body: Body): Promise<unknown> {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
     body: JSON.stringify(body),
+    signal: AbortSignal.timeout(30_000),
   });
   return response.json();
 }
