@@ -83,13 +83,14 @@ export function plainBatchesByReferences<Row>(
   table: PgTable,
   batch: (references: SQL) => SQL,
 ): ReferenceQuery<Row> {
-  for (const [key, column] of Object.entries(getTableColumns(table))) {
+  const tableColumns = Object.entries(getTableColumns(table));
+  for (const [key, column] of tableColumns) {
     if (!unmappedColumnTypes.has(column.columnType)) {
       throw new Error(`${key} (${column.columnType}) is a column Drizzle maps: read it through Drizzle`);
     }
   }
   const columns = sql.join(
-    Object.entries(getTableColumns(table)).map(([key, column]) => sql`${column} as ${sql.identifier(key)}`),
+    tableColumns.map(([key, column]) => sql`${column} as ${sql.identifier(key)}`),
     sql`, `,
   );
   return (db, references) =>
