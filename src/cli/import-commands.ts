@@ -136,6 +136,7 @@ export function registerImportCommands(program: Command, withDatabase: WithDatab
                 name,
                 open: () =>
                   name === '-' ? process.stdin : createReadStream(name, { highWaterMark: 256 * 1024 }),
+                rereadable: name !== '-',
               })),
               {
                 dryRun: options.dryRun,

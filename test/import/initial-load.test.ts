@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
+import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/database.ts';
 import { filterKeyDifferences } from '../support/filter-keys.ts';
@@ -8,8 +9,10 @@ import {
   experience,
   importFiles,
   newReference,
+  openImportStore,
   organisation,
   profile,
+  scratchDirectory,
   useImportStore,
   writeRecords,
 } from './support.ts';
@@ -205,6 +208,130 @@ describe('an import into an empty store', () => {
     expect(await changes()).toEqual([{ added: true }, { added: false }]);
   });
 });
+
+describe('an import into an empty store that stores nothing', () => {
+  it('counts what a dry run, or --all-or-nothing meeting a rejection, would insert', async () => {
+    const store = await openImportStore('initial_nothing');
+    const files = await scratchDirectory('initial_nothing');
+    try {
+      const companies = Array.from({ length: 4 }, () => newReference());
+      const person = newReference();
+      const lines = [
+        ...companies.map((reference) => organisation(reference)),
+        profile(person),
+        experience(newReference(), person, { organisation_reference: companies[1] }),
+        experience(newReference(), person, { organisation_reference: newReference() }),
+        { type: 'profile', reference: newReference(), deleted: true },
+      ];
+      const path = await writeRecords(join(files.path, 'all.ndjson'), lines);
+      for (const options of [{ dryRun: true }, { allOrNothing: true }]) {
+        const { summary, rejects } = await importFiles(store.handle, [path], options);
+        expect(summary, JSON.stringify(options)).toMatchObject({
+          committed: false,
+          initial_load: false,
+          written: 0,
+          rejected: 1,
+        });
+        expect(summary.types.organisation).toEqual({
+          inserted: 4,
+          updated: 0,
+          unchanged: 0,
+          deleted: 0,
+          rejected: 0,
+        });
+        // The deletion of a record the store does not hold changes nothing.
+        expect(summary.types.profile).toMatchObject({ inserted: 1, unchanged: 1, deleted: 0 });
+        expect(summary.types.experience).toMatchObject({ inserted: 1, rejected: 1 });
+        expect(rejects.map((rejection) => rejection.line)).toEqual([7]);
+        expect(rejects[0]?.record).toEqual(lines[6]);
+      }
+      const [row] = await queryRows<{ n: number }>(
+        store.handle.db,
+        sql`select (select count(*) from organisations) + (select count(*) from profiles) as n`,
+      );
+      expect(Number(row?.n)).toBe(0);
+    } finally {
+      await store.close();
+      await files.remove();
+    }
+  });
+});
+
+describe.runIf(Boolean(process.env.DATABASE_URL))(
+  'an import into an empty store it cannot lock (PostgreSQL)',
+  () => {
+    it('stores every record all the same, read again from its files, and reports each rejection once', async () => {
+      const store = await openImportStore('initial_locked');
+      const files = await scratchDirectory('initial_locked');
+      // Another session reading the organisations holds them through the import: the initial load, which locks
+      // every table for itself, gives up after its lock timeout, and the records, staged as rows for it, are read
+      // again as documents and stored batch by batch.
+      const reader = postgres(String(store.env.DATABASE_URL), { max: 1, onnotice: () => {} });
+      try {
+        const companies = Array.from({ length: 3 }, () => newReference());
+        const person = newReference();
+        const missing = newReference();
+        const lines = [
+          ...companies.map((reference) => organisation(reference)),
+          profile(person),
+          experience(newReference(), person, { organisation_reference: companies[0] }),
+          experience(newReference(), person, { organisation_reference: missing }),
+        ];
+        const path = await writeRecords(join(files.path, 'all.ndjson'), lines);
+        let release = () => {};
+        const held = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        let holding = () => {};
+        const holds = new Promise<void>((resolve) => {
+          holding = resolve;
+        });
+        const reading = reader.begin(async (tx) => {
+          await tx`select count(*) from organisations`;
+          holding();
+          await held;
+        });
+        await holds;
+        const phases: string[] = [];
+        const imported = await importFiles(store.handle, [path], {
+          onProgress: ({ phase }) => {
+            if (phases.at(-1) !== phase) phases.push(phase);
+          },
+        }).finally(release);
+        await reading;
+        // Resolved twice: staged as rows for the initial load, then read again as documents for the batches.
+        expect(phases).toEqual(['resolving', 'writing', 'resolving', 'writing', 'refreshing']);
+        expect(imported.summary).toMatchObject({
+          initial_load: false,
+          committed: true,
+          written: 5,
+          rejected: 1,
+        });
+        expect(imported.summary.types.experience).toMatchObject({ inserted: 1, rejected: 1 });
+        // Once: the rejects of the import that gave way are not kept. (The record is its canonical form, nulls added.)
+        expect(imported.rejects).toMatchObject([
+          {
+            source: path,
+            line: 6,
+            record: lines[5],
+            reasons: [
+              `organisation_reference links to no organisation in the import or the store: ${missing}`,
+            ],
+          },
+        ]);
+        const [row] = await queryRows<{ n: number }>(
+          store.handle.db,
+          sql`select (select count(*) from organisations) + (select count(*) from experiences) as n`,
+        );
+        expect(Number(row?.n)).toBe(4);
+      } finally {
+        await reader.end({ timeout: 1 });
+        await store.close();
+        await files.remove();
+      }
+    }, 60_000);
+  },
+);
 
 describe('reading on worker threads', () => {
   it('gives the outcomes and rejects of reading on the import thread', async () => {

@@ -117,6 +117,11 @@ describe('every record that cannot be stored is rejected with its reasons', () =
     }
     expect(rejects.every((r) => r.source === path)).toBe(true);
     expect(rejects.find((r) => r.line === 8)?.record).toMatchObject({ colour: 'blue' });
+    // Rejected after the reading (a link, a repeat), a record staged as its rows is read again from its line.
+    expect(summary.initial_load).toBe(true);
+    expect(rejects.find((r) => r.line === 11)?.record).toEqual(lines[10]);
+    expect(rejects.find((r) => r.line === 15)?.record).toEqual(lines[14]);
+    expect(rejects.find((r) => r.line === 16)?.record).toEqual(lines[15]);
 
     // Lines 1, 15 and 16 conflict; the profile (10) is the only record stored.
     expect(summary.types.profile).toEqual({ inserted: 1, updated: 0, unchanged: 0, deleted: 0, rejected: 0 });

@@ -131,16 +131,19 @@ export async function writeRecords(path: string, lines: readonly (object | strin
   return path;
 }
 
-/** Imports files in-process, with the rejects going to `<first file>.rejects`. */
+/**
+ * Imports files in-process, with the rejects going to `<first file>.rejects`. With `readOnce`, the files are given
+ * as standard input is, a stream the import cannot read again.
+ */
 export async function importFiles(
   handle: DatabaseHandle,
   files: readonly string[],
-  options: ImportOptions = {},
+  { readOnce = false, ...options }: ImportOptions & { readOnce?: boolean } = {},
 ) {
   const rejectsPath = `${files[0]}.rejects`;
   const summary = await importRecords(
     handle,
-    files.map((name) => ({ name, open: () => createReadStream(name) })),
+    files.map((name) => ({ name, open: () => createReadStream(name), rereadable: !readOnce })),
     { rejectsPath, ...options },
   );
   const rejects = summary.rejects

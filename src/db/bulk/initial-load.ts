@@ -1,7 +1,7 @@
 import { type StoredRecordType, storedTables } from './documents.ts';
 import type { BulkSession } from './session.ts';
 import { suspendConstraintsAndIndexes } from './suspend.ts';
-import { initialWriteStatements } from './write-records.ts';
+import { initialRowStatements, initialWriteStatements, unstoredRecords } from './write-records.ts';
 
 /** Every table an import writes, in storage order, and the digests it keeps. */
 const loadedTables = [...Object.values(storedTables).flat(), 'record_digests'];
@@ -9,27 +9,30 @@ const loadedTables = [...Object.values(storedTables).flat(), 'record_digests'];
 /** How long the initial load waits for the tables' locks before it leaves them to the batches. */
 const lockTimeout = '5s';
 
+/** Whether the store holds any record, of any type. */
+export async function storeHoldsRecords(session: BulkSession): Promise<boolean> {
+  const mainTables = Object.values(storedTables).map((tables) => tables[0]);
+  const [row] = await session.query<{ held: boolean }>(
+    `select ${mainTables.map((table) => `exists (select 1 from ${table})`).join(' or ')} as held`,
+  );
+  return Boolean(row?.held);
+}
+
 /**
  * Stores every valid staged record in one transaction when the store holds no record at all: the tables are
- * locked, their foreign keys and secondary indexes dropped, each type inserted in one statement, and the indexes
- * built and the constraints validated once at the end, as the seed loads. Readers of the tables wait for the
- * commit. Returns false, having written nothing, when the store holds records or another session holds the
- * tables: the batches store the import instead.
+ * locked, their foreign keys and secondary indexes dropped, each table filled in one statement (from the staged
+ * documents, or with `rows` from the staged rows), and the indexes built and the constraints validated once at
+ * the end, as the seed loads. Readers of the tables wait for the commit. Returns false, having written nothing,
+ * when the store holds records or another session holds the tables: the batches store the import instead.
  */
 export async function loadIntoEmptyStore(
   session: BulkSession,
   onType: (type: StoredRecordType) => void,
+  options: { rows: boolean },
 ): Promise<boolean> {
-  const mainTables = Object.values(storedTables).map((tables) => tables[0]);
-  const holdsRecords = async (runner: BulkSession) => {
-    const [row] = await runner.query<{ held: boolean }>(
-      `select ${mainTables.map((table) => `exists (select 1 from ${table})`).join(' or ')} as held`,
-    );
-    return Boolean(row?.held);
-  };
   // Asked first without locks: an import into a store that holds records never locks its tables (it would wait
   // for, and deadlock with, the batches of another import).
-  if (await holdsRecords(session)) return false;
+  if (await storeHoldsRecords(session)) return false;
   const locked = async (tx: BulkSession): Promise<boolean> => {
     if (tx.kind === 'pglite') return true;
     try {
@@ -45,12 +48,12 @@ export async function loadIntoEmptyStore(
   };
   try {
     return await session.transaction(async (tx) => {
-      if (!(await locked(tx)) || (await holdsRecords(tx))) throw new NotEmpty();
+      if (!(await locked(tx)) || (await storeHoldsRecords(tx))) throw new NotEmpty();
       await loadSuspended(tx, async () => {
-        for (const [type, statements] of Object.entries(initialWriteStatements) as [
-          StoredRecordType,
-          readonly string[],
-        ][]) {
+        if (options.rows) await tx.query(unstoredRecords);
+        for (const [type, statements] of Object.entries(
+          options.rows ? initialRowStatements : initialWriteStatements,
+        ) as [StoredRecordType, readonly string[]][]) {
           onType(type);
           for (const statement of statements) await tx.query(statement);
         }

@@ -1,4 +1,5 @@
 import { recordTables, type StoredRecordType } from './documents.ts';
+import { rowColumns, stagedRowsTable } from './record-rows.ts';
 import type { BulkSession } from './session.ts';
 import { stagedColumns } from './staged-rows.ts';
 import { linkCode, storedExtraKeys, storedLinks } from './stored-links.ts';
@@ -12,21 +13,38 @@ import { writeStatements } from './write-records.ts';
  * `absent` (a deletion of a record not stored).
  */
 
-/** COPY text for the staging tables, in parts: import_staged's rows (the batch, stagedRowHead, the document), import_keys' and import_links'. */
+/**
+ * COPY text for the staging tables, in parts: import_staged's rows (the batch, stagedRowHead, the document),
+ * import_keys' and import_links', and, when the records are staged as their rows, those rows by table.
+ */
 export interface StagingText {
   staged: Uint8Array<ArrayBuffer>[];
   keys: Uint8Array<ArrayBuffer>[];
   links: Uint8Array<ArrayBuffer>[];
+  rows: Map<string, Uint8Array<ArrayBuffer>[]>;
 }
+
+const rowsTables = [...rowColumns.keys()].map(stagedRowsTable);
 
 export interface StagedLink {
   path: string;
   target: StoredRecordType | 'client_summary' | 'industry';
 }
 
-export async function createStaging(session: BulkSession): Promise<void> {
+/**
+ * Creates the staging tables; with `rows`, also one per table a record is stored in, for its rows as its reading
+ * built them (appendRecordRows), each after the id of its staged record.
+ */
+export async function createStaging(session: BulkSession, options: { rows: boolean }): Promise<void> {
+  await dropStaging(session);
+  if (options.rows) {
+    for (const [table, columns] of rowColumns) {
+      await session.query(
+        `create temporary table ${stagedRowsTable(table)} as select null::bigint as import_id, ${columns.join(', ')} from ${table} with no data`,
+      );
+    }
+  }
   await session.query(`
-    drop table if exists import_staged, import_keys, import_links, import_outcomes, import_sources;
     create temporary table import_sources (id integer primary key, name text not null);
     create temporary table import_staged (
       id bigint not null, type text not null, reference uuid not null, source integer not null,
@@ -45,7 +63,7 @@ export async function createStaging(session: BulkSession): Promise<void> {
 
 export async function dropStaging(session: BulkSession): Promise<void> {
   await session.query(
-    'drop table if exists import_staged, import_keys, import_links, import_outcomes, import_sources',
+    `drop table if exists import_staged, import_keys, import_links, import_outcomes, import_sources, ${rowsTables.join(', ')}`,
   );
 }
 
@@ -123,6 +141,11 @@ export async function stageRows(session: BulkSession, rows: StagingText): Promis
   if (any(rows.staged)) await session.copy('import_staged', stagedColumns, rows.staged);
   if (any(rows.keys)) await session.copy('import_keys', ['kind', 'key', 'id'], rows.keys);
   if (any(rows.links)) await session.copy('import_links', ['id', 'link', 'key'], rows.links);
+  for (const [table, parts] of rows.rows) {
+    if (any(parts)) {
+      await session.copy(stagedRowsTable(table), ['import_id', ...(rowColumns.get(table) ?? [])], parts);
+    }
+  }
 }
 
 /**
@@ -411,6 +434,8 @@ export interface StagedRejection {
   source: number;
   line: number;
   document: string;
+  /** False for a record staged as its rows, without its document: `document` is then only its type and reference. */
+  documented: boolean;
   reasons: string[];
 }
 
@@ -425,6 +450,7 @@ export async function rejectedRecords(
     source: number;
     line: string | number;
     document: string;
+    documented: boolean;
     reasons: string[];
   }>(
     // A record staged without its document (its digest the stored one's) shows the stored document, the same.
@@ -433,9 +459,8 @@ export async function rejectedRecords(
         ([type, table]) =>
           `when '${type}' then (select (${table.document})::text from ${table.table} r where r.${table.key} = s.reference)`,
       )
-      .join(
-        ' ',
-      )} end), jsonb_build_object('type', s.type, 'reference', s.reference)::text) as document, s.reasons
+      .join(' ')} end), jsonb_build_object('type', s.type, 'reference', s.reference)::text) as document,
+            s.doc is not null or s.known_line as documented, s.reasons
        from import_staged s
       where s.state in ('rejected', 'unlinked') and s.id > $1 order by s.id limit ${Math.floor(limit)}`,
     [afterId],

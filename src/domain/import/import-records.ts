@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { storedTables } from '../../db/bulk/documents.ts';
-import { loadIntoEmptyStore } from '../../db/bulk/initial-load.ts';
+import { loadIntoEmptyStore, storeHoldsRecords } from '../../db/bulk/initial-load.ts';
 import { type BulkSession, openBulkSession } from '../../db/bulk/session.ts';
 import {
   addSource,
@@ -22,6 +22,7 @@ import {
   writeBatch,
 } from '../../db/bulk/staging.ts';
 import { type DatabaseHandle, queryRows } from '../../db/database.ts';
+import { LinesAgain } from './lines-again.ts';
 import { typeOfFileName } from './parse-line.ts';
 import { batchOfLine, type ChunkToRead, type LineBatches, readChunk } from './read-chunk.ts';
 import { decodeLine, type Line, readLines } from './read-lines.ts';
@@ -34,6 +35,8 @@ export interface ImportSource {
   /** A path, or `-` for standard input; the file name may give the record type (`organisations.ndjson`). */
   name: string;
   open(): Readable;
+  /** Whether `open` reads it again from the start (a file; not standard input). */
+  rereadable: boolean;
 }
 
 export interface ImportProgress {
@@ -119,6 +122,12 @@ const emptyCounts = (): TypeCounts => ({ inserted: 0, updated: 0, unchanged: 0, 
  * writing classifies each batch against the stored documents and upserts only what differs, one transaction
  * per batch (or one in all for `allOrNothing`). A killed import leaves whole batches, and a rerun finds them
  * unchanged and finishes the rest.
+ *
+ * Into an empty store, from files, the reading stages each record as the rows it is stored as rather than as its
+ * document, and the initial load copies those rows into the tables: a document is needed only to compare a record
+ * with a stored one, and an empty store has none. Should the store hold records by the time of the load, the
+ * import starts again the usual way; a record rejected after the reading is read again from its file for the
+ * rejects.
  */
 export async function importRecords(
   handle: DatabaseHandle,
@@ -126,6 +135,24 @@ export async function importRecords(
   options: ImportOptions = {},
 ): Promise<ImportSummary> {
   const started = performance.now();
+  try {
+    return await importOnce(handle, sources, options, started, { rows: sources.every((s) => s.rereadable) });
+  } catch (error) {
+    if (!(error instanceof StoreNoLongerEmpty)) throw error;
+    return importOnce(handle, sources, options, started, { rows: false });
+  }
+}
+
+/** The store was empty when an import staged its records as rows, and held records when it came to store them. */
+class StoreNoLongerEmpty extends Error {}
+
+async function importOnce(
+  handle: DatabaseHandle,
+  sources: readonly ImportSource[],
+  options: ImportOptions,
+  started: number,
+  allowed: { rows: boolean },
+): Promise<ImportSummary> {
   const batchSize = options.batchSize ?? 5_000;
   const rejects = new RejectsFile(options.rejectsPath ?? null);
   const types: Record<string, TypeCounts> = {};
@@ -142,11 +169,13 @@ export async function importRecords(
   const session = await openBulkSession(handle.driver, 'orgraph-import');
   let committed = false;
   let initialLoad = false;
+  let linesAgain = null as LinesAgain | null;
   try {
-    await createStaging(session);
     // With no digest kept (a first import), no line or record can be known: the lookups are skipped, and with
     // them the wait for each COPY before the next chunk is parsed.
     const digestsKept = await anyDigestsKept(session);
+    const rowsStaged = allowed.rows && !digestsKept && !(await storeHoldsRecords(session));
+    await createStaging(session, { rows: rowsStaged });
     let knownLines = 0;
     // Lines parsed so far: the read pool starts once they are enough to pay for its threads, whatever the size of
     // the chunks (a chunk of 4 KB lines holds fewer than 500).
@@ -169,6 +198,7 @@ export async function importRecords(
         staged: [],
         keys: [],
         links: [],
+        rows: new Map(),
       });
       let pending = emptyText();
       let inflight: Promise<void> = Promise.resolve();
@@ -223,7 +253,13 @@ export async function importRecords(
           if (pool === null && readWorkers > 0 && unreadLines >= lookupChunk.parsed) {
             pool = new ReadPool(readWorkers);
           }
-          const toRead: ChunkToRead = { source: index, defaultType, batches, lines: unread };
+          const toRead: ChunkToRead = {
+            source: index,
+            defaultType,
+            batches,
+            lines: unread,
+            rows: rowsStaged,
+          };
           return Promise.all([found, pool ? pool.read(toRead) : [readChunk(toRead)]] as const);
         });
         reading.catch(() => {});
@@ -262,6 +298,11 @@ export async function importRecords(
             pending.staged.push(piece.staged);
             pending.keys.push(piece.keys);
             pending.links.push(piece.links);
+            for (const [table, rows] of Object.entries(piece.rows)) {
+              const parts = pending.rows.get(table);
+              if (parts) parts.push(rows);
+              else pending.rows.set(table, [rows]);
+            }
           }
           if (pending.records >= stagingChunk) await flush();
         });
@@ -307,7 +348,8 @@ export async function importRecords(
     progress.rejected += stagedRejections;
 
     if (options.dryRun || (options.allOrNothing && anyRejected)) {
-      for (const type of recordTypes) await classifyBatch(session, type, null);
+      // Staged as rows, the records have no document to compare: the store was empty, so each would be new.
+      if (!rowsStaged) for (const type of recordTypes) await classifyBatch(session, type, null);
     } else {
       progress.phase = 'writing';
       report();
@@ -329,10 +371,15 @@ export async function importRecords(
         }
       };
       // Into an empty store everything goes in one transaction, the way the seed loads; else batch by batch.
-      initialLoad = await loadIntoEmptyStore(session, (type) => {
-        progress.type = type;
-        report();
-      });
+      initialLoad = await loadIntoEmptyStore(
+        session,
+        (type) => {
+          progress.type = type;
+          report();
+        },
+        { rows: rowsStaged },
+      );
+      if (!initialLoad && rowsStaged) throw new StoreNoLongerEmpty();
       if (!initialLoad) {
         if (options.allOrNothing) await session.transaction(writeAll);
         else await writeAll(session);
@@ -340,7 +387,7 @@ export async function importRecords(
       committed = true;
     }
 
-    for (const row of await countOutcomes(session, initialLoad)) {
+    for (const row of await countOutcomes(session, initialLoad || rowsStaged)) {
       const counts = countsOf(row.type);
       if (row.outcome === 'absent') counts.unchanged += row.records;
       else if (row.outcome in counts) counts[row.outcome as keyof TypeCounts] += row.records;
@@ -351,11 +398,16 @@ export async function importRecords(
       const page = await rejectedRecords(session, after, 1_000);
       if (page.length === 0) break;
       for (const rejection of page) {
-        const parsed = JSON.parse(rejection.document) as unknown;
+        // A record staged as its rows is read again from its line.
+        let text = rejection.document;
+        if (!rejection.documented && rowsStaged) {
+          linesAgain ??= new LinesAgain(sources.map((source) => source.open));
+          text = (await linesAgain.text(rejection.source, rejection.line)) ?? text;
+        }
         await rejects.write({
           source: sources[rejection.source]?.name ?? String(rejection.source),
           line: rejection.line,
-          ...rejectionBody(rejection.document, parsed),
+          ...rejectionBody(text, parseOrUndefined(text)),
           reasons: rejection.reasons,
         });
       }
@@ -363,6 +415,7 @@ export async function importRecords(
     }
     await dropStaging(session);
   } finally {
+    await linesAgain?.close();
     await pool?.close();
     await session.close();
     await rejects.close();
@@ -388,6 +441,14 @@ export async function importRecords(
     rejects: rejects.count > 0 ? rejects.path : null,
     seconds: Math.round((performance.now() - started) / 10) / 100,
   };
+}
+
+function parseOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 async function countStagedRejections(session: BulkSession): Promise<number> {

@@ -10,6 +10,7 @@ describe('reading a chunk of lines', () => {
       source: 1,
       defaultType: null,
       batches: { first: 4, size: 2 },
+      rows: false,
       lines: [
         [1, occupation('3f6c1a52-8d7e-4b1a-9c3e-2a4b5c6d7e80', 'Zoë\tAnalyst'), null],
         [2, 'not json', null],
@@ -53,6 +54,7 @@ describe('reading a chunk of lines', () => {
       source: 0,
       defaultType: 'occupation',
       batches: { first: 0, size: 10 },
+      rows: false,
       lines: [[1, JSON.stringify({ reference: '3f6c1a52-8d7e-4b1a-9c3e-2a4b5c6d7e80', name }), null]],
     });
     expect(Buffer.from(read.staged).toString()).toContain(`"name":"${name}"`);

@@ -22,6 +22,8 @@ export interface ChunkToRead {
   defaultType: RecordType | null;
   batches: LineBatches;
   lines: [number: number, text: string, lineDigest: string | null][];
+  /** Stage each record as the rows it is stored as, by table, rather than as its document (see readRecord). */
+  rows: boolean;
 }
 
 /** What the import counts of a line read: a record staged, or the rejection of a line that is none. */
@@ -37,6 +39,8 @@ export interface ReadChunk {
   staged: Uint8Array<ArrayBuffer>;
   keys: Uint8Array<ArrayBuffer>;
   links: Uint8Array<ArrayBuffer>;
+  /** With `rows`, the records' rows of each table they are stored in (see appendRecordRows). */
+  rows: Record<string, Uint8Array<ArrayBuffer>>;
 }
 
 /** UTF-8 text appended into one buffer of its own (not Node's shared pool, so that it can be transferred). */
@@ -71,12 +75,23 @@ class Utf8Text {
 export function readChunk(chunk: ChunkToRead): ReadChunk {
   let text = 0;
   for (const line of chunk.lines) text += line[1].length;
-  const staged = new Utf8Text(Math.max(4096, Math.ceil(text * 1.25)));
+  const staged = new Utf8Text(chunk.rows ? 4096 : Math.max(4096, Math.ceil(text * 1.25)));
   const keys = new Utf8Text(4096);
   const links = new Utf8Text(4096);
+  const rows = new Map<string, Utf8Text>();
+  const stageRow = chunk.rows
+    ? (table: string, row: string) => {
+        let text = rows.get(table);
+        if (!text) {
+          text = new Utf8Text(4096);
+          rows.set(table, text);
+        }
+        text.append(row);
+      }
+    : null;
   const outcomes: LineOutcome[] = [];
   for (const [number, line, digest] of chunk.lines) {
-    const record = readRecord(chunk.source, number, line, chunk.defaultType, digest);
+    const record = readRecord(chunk.source, number, line, chunk.defaultType, digest, stageRow);
     if (!record.ok) {
       outcomes.push(record);
       continue;
@@ -88,5 +103,11 @@ export function readChunk(chunk: ChunkToRead): ReadChunk {
     keys.append(record.keys);
     links.append(record.links);
   }
-  return { outcomes, staged: staged.bytes(), keys: keys.bytes(), links: links.bytes() };
+  return {
+    outcomes,
+    staged: staged.bytes(),
+    keys: keys.bytes(),
+    links: links.bytes(),
+    rows: Object.fromEntries([...rows].map(([table, text]) => [table, text.bytes()])),
+  };
 }

@@ -6,6 +6,7 @@ const chunk: ChunkToRead = {
   source: 0,
   defaultType: null,
   batches: { first: 0, size: 2 },
+  rows: true,
   lines: [
     [
       1,
@@ -29,6 +30,9 @@ const asText = (read: ReadChunk) => ({
   staged: Buffer.from(read.staged).toString(),
   keys: Buffer.from(read.keys).toString(),
   links: Buffer.from(read.links).toString(),
+  rows: Object.fromEntries(
+    Object.entries(read.rows).map(([table, rows]) => [table, Buffer.from(rows).toString()]),
+  ),
 });
 
 describe('the read pool', () => {
@@ -41,6 +45,11 @@ describe('the read pool', () => {
         [asText(readChunk(later))],
       ]);
       expect(answers[0]?.[0]?.outcomes[0]).toEqual({ ok: true, type: 'occupation', deleted: false });
+      // The records' rows come back too, by table, handed over like the rest.
+      expect(asText(answers[0]![0]!).rows).toEqual({
+        occupations:
+          '1\t3f6c1a52-8d7e-4b1a-9c3e-2a4b5c6d7e80\tChief Analyst\n4\t4f6c1a52-8d7e-4b1a-9c3e-2a4b5c6d7e81\tZoë Analyst\n',
+      });
     } finally {
       await pool.close();
     }

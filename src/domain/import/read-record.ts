@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
-import { copyJson, keyRows, linkRows, stagedRowHead } from '../../db/bulk/staged-rows.ts';
+import { appendRecordRows } from '../../db/bulk/record-rows.ts';
+import { copyJson, keyRows, linkRows, stagedRowHead, stagingId } from '../../db/bulk/staged-rows.ts';
 import { linksOf } from './links.ts';
 import { parseLine } from './parse-line.ts';
 import { type RecordType, recordTypes } from './records.ts';
@@ -53,7 +54,10 @@ export interface ReadRecord {
   deleted: boolean;
   /** Its row of import_staged from the id to `known_line` (stagedRowHead). */
   head: string;
-  /** The canonical document as JSON text, in COPY text (a deletion's is its type and reference). */
+  /**
+   * The canonical document as JSON text, in COPY text (a deletion's is its type and reference); `\N` when the
+   * record's rows are staged instead (`rows`).
+   */
   document: string;
   /** Its rows of import_keys: its own key and those others may link to beside it (its client summaries). */
   keys: string;
@@ -71,7 +75,9 @@ export interface UnreadRecord {
 /**
  * Reads line `number` of the import's file number `source`, of `defaultType` (null when the file's name names no
  * type): parses and validates it, and builds what staging sends. `lineDigest` is the line's digest when the
- * caller has it already. Plain data in and out, so that it runs as well on a worker thread.
+ * caller has it already. With `stageRow`, a record is staged as its rows (appendRecordRows), handed to it by
+ * table, and without its document, but for an occupation (whose name the import checks in its document) and a
+ * deletion. Plain data in and out, so that it runs as well on a worker thread.
  */
 export function readRecord(
   source: number,
@@ -79,6 +85,7 @@ export function readRecord(
   text: string,
   defaultType: RecordType | null,
   lineDigest: string | null = null,
+  stageRow: ((table: string, row: string) => void) | null = null,
 ): ReadRecord | UnreadRecord {
   const parsed = parseLine(text, defaultType);
   if (!parsed.ok) {
@@ -107,12 +114,15 @@ export function readRecord(
     lineDigest: lineDigest ?? lineDigestOf(text, defaultType),
     knownLine: false,
   };
+  if (stageRow && parsed.record) {
+    appendRecordRows(stageRow, parsed.type, parsed.record, stagingId(source, number));
+  }
   return {
     ok: true,
     type: parsed.type,
     deleted: parsed.deleted,
     head: stagedRowHead(fields),
-    document: copyJson(document),
+    document: stageRow && parsed.record && parsed.type !== 'occupation' ? '\\N' : copyJson(document),
     keys: keyRows(
       fields,
       (clientSummaries ?? []).map((summary) => ['client_summary', summary.reference]),

@@ -6,5 +6,10 @@ import type { ReadRequest, ReadResponse } from './read-pool.ts';
 // over without copying it.
 parentPort?.on('message', (request: ReadRequest) => {
   const response: ReadResponse = { id: request.id, ...readChunk(request) };
-  parentPort?.postMessage(response, [response.staged.buffer, response.keys.buffer, response.links.buffer]);
+  parentPort?.postMessage(response, [
+    response.staged.buffer,
+    response.keys.buffer,
+    response.links.buffer,
+    ...Object.values(response.rows).map((rows) => rows.buffer),
+  ]);
 });
