@@ -149,6 +149,33 @@ describe('every record that cannot be stored is rejected with its reasons', () =
     expect(summary.types.organisation?.inserted).toBe(1);
   });
 
+  it('rejects a text holding U+0000, which PostgreSQL cannot store, and stores the rest', async () => {
+    const kept = newReference();
+    const lines = [
+      organisation(newReference(), { name: 'Nul\u0000 Holdings' }),
+      organisation(newReference(), {
+        aliases: [
+          { reference: newReference(), name: 'Fine' },
+          { reference: newReference(), name: 'a\u0000' },
+        ],
+      }),
+      // Escaped, the backslash is only text.
+      organisation(kept, { description: 'a \\u0000 in words' }),
+    ];
+    const path = await writeRecords(join(imports.directory, 'nul.ndjson'), lines);
+    const { summary, rejects } = await importFiles(imports.handle, [path]);
+    expect(rejects.map((r) => [r.line, r.reasons])).toEqual([
+      [1, ['name: holds U+0000 (NUL), which text cannot hold']],
+      [2, ['aliases[1].name: holds U+0000 (NUL), which text cannot hold']],
+    ]);
+    expect(summary.types.organisation).toMatchObject({ inserted: 1, rejected: 2 });
+    const [row] = await queryRows<{ description: string }>(
+      imports.handle.db,
+      sql`select description from organisations where reference = ${kept}`,
+    );
+    expect(row?.description).toBe('a \\u0000 in words');
+  });
+
   it('reads lines the same way once the store keeps their digests, and knows them the next time', async () => {
     // A stored record keeps its line's digest: from then on an import reads lines as bytes, decoding only those
     // the store does not know.

@@ -67,8 +67,26 @@ function postgresSession(
     async copy(table, columns, text) {
       await copying;
       const copied = (async () => {
-        const stream = await sql.unsafe(`copy ${table} (${columns.join(', ')}) from stdin`).writable();
-        await pipeline(Readable.from(typeof text === 'string' ? [text] : text), stream);
+        // An error the server gives once the driver has sent the end of the COPY goes to the query (its own
+        // `reject`), whose promise already resolved with the stream, and the stream would wait for the end of the
+        // COPY for ever: the error is taken from the query instead (session.test.ts pins it).
+        const query = sql.unsafe(`copy ${table} (${columns.join(', ')}) from stdin`) as ReturnType<
+          typeof sql.unsafe
+        > & { reject(error: unknown): void };
+        let failed: (error: unknown) => void = () => {};
+        const failure = new Promise<never>((_, reject) => {
+          failed = reject;
+        });
+        const rejectQuery = query.reject;
+        query.reject = (error: unknown) => {
+          failed(error);
+          rejectQuery(error);
+        };
+        const stream = await query.writable();
+        await Promise.race([
+          pipeline(Readable.from(typeof text === 'string' ? [text] : text), stream),
+          failure,
+        ]);
       })();
       copying = copied.catch(() => {});
       await copied;

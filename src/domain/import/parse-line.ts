@@ -39,6 +39,17 @@ export function parseLine(text: string, defaultType: RecordType | null): ParsedL
       reasons: [`unknown type ${JSON.stringify(type)} (expected one of ${recordTypes.join(', ')})`],
     };
   }
+  // JSON writes U+0000 only escaped; PostgreSQL's text and jsonb hold none, so a record carrying one cannot be stored.
+  if (text.includes('\\u0000')) {
+    const paths = nulPaths(object, '');
+    if (paths.length > 0) {
+      return {
+        ok: false,
+        value,
+        reasons: paths.map((path) => `${path}: holds U+0000 (NUL), which text cannot hold`),
+      };
+    }
+  }
   if ('deleted' in object) {
     const parsed = deletionRecord.safeParse(object);
     if (!parsed.success) return { ok: false, value, reasons: describeIssues(parsed.error.issues) };
@@ -49,6 +60,17 @@ export function parseLine(text: string, defaultType: RecordType | null): ParsedL
   const canonical = canonicalRecord(type, parsed.data);
   if ('reasons' in canonical) return { ok: false, value, reasons: canonical.reasons };
   return { ok: true, type, reference: canonical.record.reference, deleted: false, record: canonical.record };
+}
+
+/** Where U+0000 is in a parsed value, in the paths validation messages use (`annotations[0].text`). */
+function nulPaths(value: unknown, path: string): string[] {
+  if (typeof value === 'string') return value.includes('\u0000') ? [path || '(value)'] : [];
+  if (value === null || typeof value !== 'object') return [];
+  if (Array.isArray(value)) return value.flatMap((item, index) => nulPaths(item, `${path}[${index}]`));
+  return Object.entries(value).flatMap(([key, item]) => {
+    const at = path ? `${path}.${key}` : key;
+    return key.includes('\u0000') ? [at] : nulPaths(item, at);
+  });
 }
 
 /** The type a file's name stands for: `organisations.ndjson`, `profile_stake.jsonl`, `events.json`. */
