@@ -99,6 +99,11 @@ export class ReadPool {
     return promise;
   }
 
+  /** Why the workers stopped reading, once one has failed: the pool then reads on the calling thread. */
+  get failed(): Error | null {
+    return this.failure;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all(this.workers.map((worker) => worker.terminate()));
