@@ -401,7 +401,7 @@ async function importOnce(
         // A record staged as its rows is read again from its line.
         let text = rejection.document;
         if (!rejection.documented && rowsStaged) {
-          linesAgain ??= new LinesAgain(sources.map((source) => source.open));
+          linesAgain ??= new LinesAgain(sources.map((source) => () => source.open()));
           text = (await linesAgain.text(rejection.source, rejection.line)) ?? text;
         }
         await rejects.write({
