@@ -38,6 +38,7 @@ export async function runFollowBench(argv: string[]): Promise<void> {
     readReplica: null,
     plans,
     readiness: { accepting: true },
+    closing: new AbortController().signal,
   });
   const stopListening = await listenTo(handle, changeChannel, announceChanges);
   const committed = new Map<string, number>();

@@ -42,7 +42,14 @@ export async function openInProcessApp(databaseUrl: string, token: () => string)
   const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl, PLANS_FILE: benchPlansFile });
   const plans = loadPlans(config.plansFile);
   const handle = await openDatabase(config);
-  const services: AppServices = { config, handle, db: handle.db, plans, readiness: { accepting: true } };
+  const services: AppServices = {
+    config,
+    handle,
+    db: handle.db,
+    plans,
+    readiness: { accepting: true },
+    closing: new AbortController().signal,
+  };
   const app = createApp(services);
   if (handle.driver.kind !== 'postgres') throw new Error('the bench runs on PostgreSQL (DATABASE_URL)');
   return {

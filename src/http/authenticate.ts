@@ -53,6 +53,7 @@ export function authenticate(services: AppServices, quotas: Quotas): MiddlewareH
         plans: services.plans,
         viewer,
         correlationId: c.var.correlationId,
+        closing: services.closing,
       }),
     );
     await next();

@@ -15,6 +15,8 @@ export interface RequestContext {
   viewer: Viewer | null;
   loaders: Loaders;
   correlationId: string;
+  /** Aborts when the server begins to shut down (see `AppServices.closing`). */
+  closing: AbortSignal;
 }
 
 /** The loaders are made on first use: most REST routes read without them. */

@@ -16,6 +16,8 @@ export interface AppServices {
   plans: ReadonlyMap<string, Plan>;
   /** False until the database is migrated, and again once shutdown begins. */
   readiness: { accepting: boolean };
+  /** Aborts when shutdown begins: a stream that would run until its client leaves (a subscription) ends on it. */
+  closing: AbortSignal;
   /** Viewers of tokens seen lately, emptied by PostgreSQL on every token change; absent on the embedded store. */
   viewerCache?: ViewerCache | null;
   /** Per-token request and GraphQL cost budgets; created by the app from the config when absent. */

@@ -40,12 +40,14 @@ export async function startServer(
   const quotas = createQuotas(config);
   // Tokens are checked on the primary (DATABASE_URL), so that is where their changes are listened for.
   const viewerCache = config.databaseUrl ? new ViewerCache(config.databaseUrl) : null;
+  const closing = new AbortController();
   const services: AppServices = {
     config,
     handle,
     db: handle.db,
     plans,
     readiness: { accepting: false },
+    closing: closing.signal,
     readReplica,
     quotas,
     viewerCache,
@@ -100,6 +102,8 @@ export async function startServer(
   const shutdown = () => {
     stopping ??= (async () => {
       services.readiness.accepting = false;
+      // Subscriptions end their streams, so that their requests finish like any other.
+      closing.abort();
       if (refresher) clearInterval(refresher);
       clearInterval(pruner);
       await stopListening().catch(() => {});

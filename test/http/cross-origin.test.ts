@@ -214,6 +214,7 @@ describe('CSRF prevention in the graph', () => {
         plans: app.services.plans,
         viewer,
         correlationId: randomUUID(),
+        closing: app.services.closing,
       });
     const get = (headers: Record<string, string>) =>
       yoga.fetch(

@@ -172,3 +172,54 @@ describe.each([
     );
   });
 });
+
+describe('SIGTERM with a subscription open', () => {
+  it('ends the stream as complete, and exits 0 without waiting for the client to leave', {
+    timeout: 60_000,
+  }, async () => {
+    const server = await startServerProcess(env);
+    const authorization = `Bearer ${token}`;
+    const saved = await fetch(new URL('/v1/search/events', server.url), {
+      method: 'POST',
+      headers: { Authorization: authorization, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        query: [{ fieldType: 'EventType', label: 'funding', value: 'funding', operator: 'EQUAL' }],
+      }),
+    });
+    expect(saved.status).toBe(201);
+    const { queryId } = ((await saved.json()) as { success: { queryId: string } }).success;
+    const stream = await fetch(new URL('/graphql', server.url), {
+      method: 'POST',
+      headers: {
+        Authorization: authorization,
+        'Content-Type': 'application/json',
+        Accept: 'text/event-stream',
+      },
+      body: JSON.stringify({
+        query: 'subscription ($queryId: UUID!) { savedSearchEvents(queryId: $queryId) { cursor } }',
+        variables: { queryId },
+      }),
+      signal: AbortSignal.timeout(30_000),
+    });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const reader = stream.body!.getReader();
+    // The stream is open once its first bytes (a keep-alive comment) arrive.
+    const first = await reader.read();
+    expect(first.done).toBe(false);
+
+    const stopping = stopProcess(server.child, 'SIGTERM');
+    let text = '';
+    const decoder = new TextDecoder();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read())
+      text += decoder.decode(chunk.value, { stream: true });
+    const stopped = await stopping;
+
+    expect(text).toMatch(/event: complete/);
+    expect(stopped.code).toBe(0);
+    expect(stopped.ms).toBeLessThan(exitBoundMs);
+    expect(server.log()).not.toMatch(/shutdown failed|unexpected error/);
+    await expectStoreReleased();
+    figures.push(`a subscription open: its stream completed, exit 0 after ${stopped.ms.toFixed(0)} ms`);
+  });
+});

@@ -46,6 +46,7 @@ export async function openTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<Te
   const plans = loadPlans(config.plansFile);
   const handle = await openDatabase(config);
   const readReplica = openReadReplica(config);
+  const closing = new AbortController();
   const services: AppServices = {
     config,
     handle,
@@ -53,6 +54,7 @@ export async function openTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<Te
     readReplica,
     plans,
     readiness: { accepting: true },
+    closing: closing.signal,
   };
   const app = createApp(services);
   const tokens = {} as Record<PlanName, string>;
@@ -86,6 +88,7 @@ export async function openTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<Te
       return { status: response.status, body: await response.json() };
     },
     async close() {
+      closing.abort();
       await services.quotas?.close();
       await services.persistedQueries?.close();
       await readReplica?.close();

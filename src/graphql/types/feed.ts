@@ -11,6 +11,26 @@ import { EventRef, SavedSearchRef } from '../refs.ts';
 /** How soon a stream reads again while committed changes wait behind an older transaction. */
 const heldRetryMs = 250;
 
+/**
+ * A signal that aborts when any of `signals` does; `release` unhooks it from them, so that a long-lived one (the
+ * server's) does not keep a listener for every stream that has ended.
+ */
+function eitherAborts(...signals: (AbortSignal | undefined)[]): { signal: AbortSignal; release(): void } {
+  const either = new AbortController();
+  const abort = () => either.abort();
+  const present = signals.filter((signal): signal is AbortSignal => signal !== undefined);
+  for (const signal of present) {
+    if (signal.aborted) either.abort();
+    else signal.addEventListener('abort', abort, { once: true });
+  }
+  return {
+    signal: either.signal,
+    release: () => {
+      for (const signal of present) signal.removeEventListener('abort', abort);
+    },
+  };
+}
+
 const changeDescriptions: Record<FeedChange, string> = {
   added: 'The event was inserted, or changed so that it now matches.',
   updated: 'The event matched before and after a change.',
@@ -151,8 +171,9 @@ builder.subscriptionField('savedSearchEvents', (t) =>
           { extensions: { code: 'FORBIDDEN' } },
         );
       }
-      // Yoga puts the HTTP request in the context; its signal aborts when the client goes away.
-      const closed = (context as { request?: Request }).request?.signal;
+      // Yoga puts the HTTP request in the context; its signal aborts when the client goes away. The stream also
+      // ends when the server begins to shut down, which otherwise would wait for it until its deadline.
+      const closed = eitherAborts((context as { request?: Request }).request?.signal, context.closing);
       // Taken before each read: a commit announced while the read runs wakes the next wait at once.
       let seen = changesAnnounced();
       let page = await readFeed(context.primaryDb, args.queryId, {
@@ -160,17 +181,21 @@ builder.subscriptionField('savedSearchEvents', (t) =>
         limit: 100,
       });
       async function* follow(): AsyncGenerator<FeedEvent> {
-        for (;;) {
-          for (const entry of page.entries)
-            yield { change: entry.change, cursor: entry.cursor, event: entry.event };
-          const cursor = page.cursor;
-          // Changes held behind an older transaction are announced already: look again shortly rather than at the
-          // next commit, which on a quiet store may not come.
-          if (!page.hasMore) await nextChange(seen, page.held ? heldRetryMs : 30_000, closed);
-          // A client gone ends the stream here rather than after one more read.
-          if (closed?.aborted) return;
-          seen = changesAnnounced();
-          page = await readFeed(context.primaryDb, args.queryId, { after: cursor, limit: 100 });
+        try {
+          for (;;) {
+            for (const entry of page.entries)
+              yield { change: entry.change, cursor: entry.cursor, event: entry.event };
+            const cursor = page.cursor;
+            // Changes held behind an older transaction are announced already: look again shortly rather than at
+            // the next commit, which on a quiet store may not come.
+            if (!page.hasMore) await nextChange(seen, page.held ? heldRetryMs : 30_000, closed.signal);
+            // A client gone (or a shutdown) ends the stream here rather than after one more read.
+            if (closed.signal.aborted) return;
+            seen = changesAnnounced();
+            page = await readFeed(context.primaryDb, args.queryId, { after: cursor, limit: 100 });
+          }
+        } finally {
+          closed.release();
         }
       }
       return follow();
