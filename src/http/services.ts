@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Plan } from '../auth/plans.ts';
 import type { ViewerCache } from '../auth/viewer-cache.ts';
 import type { Config } from '../config.ts';
@@ -24,4 +25,11 @@ export interface AppServices {
   quotas?: Quotas;
   /** The graph's automatic persisted queries; created by the app from the config when absent. */
   persistedQueries?: PersistedQueryStore;
+}
+
+/** The controller behind `AppServices.closing`. Every open stream listens on it, so it has no listener limit. */
+export function createClosing(): AbortController {
+  const closing = new AbortController();
+  setMaxListeners(0, closing.signal);
+  return closing;
 }

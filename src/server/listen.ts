@@ -13,7 +13,7 @@ import { pruneChangeLog } from '../domain/feed/prune.ts';
 import { createQuotas } from '../http/limits/quotas.ts';
 import { createLogger, logger, useLogger } from '../http/observability/logger.ts';
 import { instrumentDatabase } from '../http/observability/metrics.ts';
-import type { AppServices } from '../http/services.ts';
+import { type AppServices, createClosing } from '../http/services.ts';
 import { startWebhookWorker } from '../rest/webhook-worker.ts';
 import { openAdminSocket } from './admin-socket.ts';
 import { createApp } from './app.ts';
@@ -40,7 +40,7 @@ export async function startServer(
   const quotas = createQuotas(config);
   // Tokens are checked on the primary (DATABASE_URL), so that is where their changes are listened for.
   const viewerCache = config.databaseUrl ? new ViewerCache(config.databaseUrl) : null;
-  const closing = new AbortController();
+  const closing = createClosing();
   const services: AppServices = {
     config,
     handle,

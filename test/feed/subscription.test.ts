@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { getEventListeners } from 'node:events';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenTo } from '../../src/db/notifications.ts';
@@ -128,4 +129,61 @@ describe('subscription { savedSearchEvents }', () => {
     );
     expect(resumed.map((event) => event.data.savedSearchEvents.event.reference)).toEqual(written.slice(1));
   }, 60_000);
+
+  // Each open stream listens for the server's shutdown; a stream that ended, or never started, must let go.
+  it('holds one shutdown listener per open stream, without a leak warning, and lets go of it when the stream ends', async () => {
+    const listening = () => getEventListeners(app.services.closing, 'abort').length;
+    /** Polls (every 20 ms, for at most 5 s) until the number of listeners is `count`; returns the last seen. */
+    const settlesAt = async (count: number) => {
+      for (let waited = 0; listening() !== count && waited < 5_000; waited += 20)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      return listening();
+    };
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    try {
+      const saved = await app.request('/v1/search/events', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          query: [{ fieldType: 'DealType', label: 'x', value: `sse-${randomUUID()}`, operator: 'EQUAL' }],
+        }),
+      });
+      const queryId = ((await saved.json()) as Envelope<{ queryId: string }>).success.queryId;
+      const before = listening();
+      const unknown = await readStream(
+        await subscribe(`subscription { savedSearchEvents(queryId: "${randomUUID()}") { cursor } }`, {}),
+      );
+      expect(unknown).toMatch(/"code":"NOT_FOUND"/);
+      expect(listening()).toBe(before);
+
+      const clients = Array.from({ length: 12 }, () => new AbortController());
+      const streams = await Promise.all(
+        clients.map((client) =>
+          app.request('/graphql', {
+            method: 'POST',
+            signal: client.signal,
+            headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
+            body: JSON.stringify({
+              query: 'subscription ($queryId: UUID!) { savedSearchEvents(queryId: $queryId) { cursor } }',
+              variables: { queryId },
+            }),
+          }),
+        ),
+      );
+      const readers = streams.map((stream) => stream.body!.getReader());
+      for (const reader of readers) expect((await reader.read()).done).toBe(false);
+      expect(await settlesAt(before + 12)).toBe(before + 12);
+      // Node reports a listener leak on a later turn of the event loop than the listener's.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+
+      for (const client of clients) client.abort();
+      for (const reader of readers) await reader.cancel().catch(() => {});
+      expect(await settlesAt(before)).toBe(before);
+      expect(warnings.filter((warning) => warning.startsWith('MaxListenersExceededWarning'))).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  }, 30_000);
 });

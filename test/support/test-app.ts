@@ -2,7 +2,7 @@ import { loadPlans } from '../../src/auth/plans.ts';
 import { createToken } from '../../src/auth/tokens.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase, openReadReplica } from '../../src/db/database.ts';
-import type { AppServices } from '../../src/http/services.ts';
+import { type AppServices, createClosing } from '../../src/http/services.ts';
 import { createApp } from '../../src/server/app.ts';
 
 export type PlanName = 'starter' | 'professional' | 'enterprise';
@@ -46,7 +46,7 @@ export async function openTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<Te
   const plans = loadPlans(config.plansFile);
   const handle = await openDatabase(config);
   const readReplica = openReadReplica(config);
-  const closing = new AbortController();
+  const closing = createClosing();
   const services: AppServices = {
     config,
     handle,

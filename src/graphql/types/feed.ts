@@ -171,9 +171,6 @@ builder.subscriptionField('savedSearchEvents', (t) =>
           { extensions: { code: 'FORBIDDEN' } },
         );
       }
-      // Yoga puts the HTTP request in the context; its signal aborts when the client goes away. The stream also
-      // ends when the server begins to shut down, which otherwise would wait for it until its deadline.
-      const closed = eitherAborts((context as { request?: Request }).request?.signal, context.closing);
       // Taken before each read: a commit announced while the read runs wakes the next wait at once.
       let seen = changesAnnounced();
       let page = await readFeed(context.primaryDb, args.queryId, {
@@ -181,6 +178,9 @@ builder.subscriptionField('savedSearchEvents', (t) =>
         limit: 100,
       });
       async function* follow(): AsyncGenerator<FeedEvent> {
+        // Yoga puts the HTTP request in the context; its signal aborts when the client goes away. The stream also
+        // ends when the server begins to shut down, which otherwise would wait for it until its deadline.
+        const closed = eitherAborts((context as { request?: Request }).request?.signal, context.closing);
         try {
           for (;;) {
             for (const entry of page.entries)
