@@ -87,9 +87,9 @@ export async function freePort(): Promise<number> {
 const compiledCli = 'dist/src/cli/main.js';
 
 /**
- * The Node flags of the production command (README, "Running on PostgreSQL"). Without an explicit heap
- * limit V8 sizes the old generation from the machine's memory and let the nested query at concurrency 64
- * grow the server to 352-376 MiB while 73-105 MiB of its heap was in use; with one it stayed near 200 MiB.
+ * The Node flags of the production command (docs/operating.md, "The compiled build and memory"): without an
+ * explicit heap limit V8 sizes the heap from the machine's memory and the server grows far past what is live
+ * (bench/NOTES.md 15).
  */
 export const productionNodeFlags = ['--max-old-space-size=512'];
 

@@ -1,6 +1,6 @@
 /**
  * Lints the committed `schema.graphql` with @graphql-eslint's `schema-recommended` and `schema-relay` rules
- * (`scripts/graphql-tools/eslint.config.js`, where each rule's options are set and README's Decisions says why).
+ * (`scripts/graphql-tools/eslint.config.js`, where each rule's options are set and docs/decisions.md says why).
  * Run by `npm run lint`; exits non-zero on any problem, warnings included.
  */
 import { join } from 'node:path';

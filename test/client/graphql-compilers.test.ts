@@ -1,9 +1,9 @@
 /**
- * The README's GraphQL Code Generator and Relay examples ("Using orgraph from GraphQL clients"), taken from the
- * README itself, compiled by the real compilers against the committed `schema.graphql` with the shipped scalar
- * mapping, and run against a listening orgraph process. Each example is a fenced block whose first line names
- * its file (`// src/organisations.ts`); the test writes them into a fresh project beside a link to this checkout
- * (`./orgraph`), as a user's project would sit.
+ * The GraphQL Code Generator and Relay examples of docs/graphql.md ("GraphQL Code Generator and Relay"), taken from
+ * the page itself, compiled by the real compilers against the committed `schema.graphql` with the shipped scalar
+ * mapping, and run against a listening orgraph process. Each example is a fenced block marked as run by this file
+ * whose first line names its file (`// src/organisations.ts`); the test writes them into a fresh project beside a
+ * link to this checkout (`./orgraph`), as a user's project would sit.
  */
 import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
 import {
@@ -33,25 +33,29 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureGraphqlTools, runGraphqlTool, toolsFolder } from '../../scripts/graphql-tools.ts';
 import { scalarTypes } from '../../src/client/graphql-setup/schema-setup.gen.ts';
 import { type LiveServer, startLiveServer } from '../browser/live-server.ts';
+import { pageBlocks } from '../readme/readme-blocks.ts';
 import { writeStrictTsconfig } from './support/strict-tsconfig.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-/** The fenced blocks of the README's "Using orgraph from GraphQL clients" whose first line names a file. */
-function readmeExamples(): Map<string, string> {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const start = readme.indexOf('## Using orgraph from GraphQL clients');
-  const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
+/** The blocks of docs/graphql.md this file runs, by the file their first line names. */
+function pageExamples(): Map<string, string> {
   const examples = new Map<string, string>();
-  for (const match of section.matchAll(/```\w*\n\/\/ (\S+)\n([\s\S]*?)```/g))
-    examples.set(match[1]!, match[2]!);
+  for (const block of pageBlocks('docs/graphql.md')) {
+    if (block.marker?.kind !== 'run by' || block.marker.file !== 'test/client/graphql-compilers.test.ts')
+      continue;
+    const [first = '', ...rest] = block.body.split('\n');
+    const file = first.match(/^\/\/ (\S+)$/)?.[1];
+    if (!file) throw new Error(`docs/graphql.md:${block.line} does not name its file on its first line`);
+    examples.set(file, `${rest.join('\n')}\n`);
+  }
   return examples;
 }
 
-const examples = readmeExamples();
+const examples = pageExamples();
 const projects: string[] = [];
 
-/** A fresh project holding the named README examples, `node_modules` and a link `orgraph` to this checkout. */
+/** A fresh project holding the named examples, `node_modules` and a link `orgraph` to this checkout. */
 function project(name: string, files: string[], nodeModules: string): string {
   const dir = mkdtempSync(join(tmpdir(), `orgraph-${name}-`));
   projects.push(dir);
@@ -59,7 +63,7 @@ function project(name: string, files: string[], nodeModules: string): string {
   symlinkSync(root, join(dir, 'orgraph'), 'dir');
   for (const file of files) {
     const code = examples.get(file);
-    if (code === undefined) throw new Error(`the README has no example named ${file}`);
+    if (code === undefined) throw new Error(`docs/graphql.md has no example named ${file}`);
     mkdirSync(dirname(join(dir, file)), { recursive: true });
     writeFileSync(join(dir, file), code);
   }
@@ -108,7 +112,7 @@ afterAll(async () => {
   if (server) expect(await server.stop()).toBe(0);
 });
 
-describe('GraphQL Code Generator on the README example', () => {
+describe('GraphQL Code Generator on the docs example', () => {
   let dir: string;
   beforeAll(() => {
     // The CLI needs Node ≥ 22.15: it runs from scripts/graphql-tools on Node 24, and the project's node_modules
@@ -129,7 +133,7 @@ describe('GraphQL Code Generator on the README example', () => {
     expect(types).not.toMatch(/\bany\b/);
   }, 300_000);
 
-  it('compiles the output and the README program under tsc --strict', () => {
+  it('compiles the output and the docs program under tsc --strict', () => {
     expect(existsSync(join(dir, 'src/gql/index.ts'))).toBe(true);
     const tsc = typecheck(dir, ['src/organisations.ts']);
     expect(`${tsc.stdout}${tsc.stderr}`).toBe('');
@@ -157,7 +161,7 @@ interface EventsFragmentData {
   } | null;
 }
 
-describe('the Relay compiler and runtime on the README example', () => {
+describe('the Relay compiler and runtime on the docs example', () => {
   let dir: string;
   beforeAll(() => {
     dir = project(
@@ -174,7 +178,7 @@ describe('the Relay compiler and runtime on the README example', () => {
       }
     ).default;
 
-  it("takes the shipped scalar mapping as customScalarTypes and compiles the README's documents", () => {
+  it("takes the shipped scalar mapping as customScalarTypes and compiles the docs' documents", () => {
     const config = JSON.parse(readFileSync(join(dir, 'relay.config.json'), 'utf8'));
     expect(config.customScalarTypes).toEqual(scalarTypes);
     const compiler = spawnSync(join(root, 'node_modules/.bin/relay-compiler'), [], {
@@ -197,7 +201,7 @@ describe('the Relay compiler and runtime on the README example', () => {
     expect(pagination).toMatch(/node\(id: \$id\)/);
   }, 150_000);
 
-  it('compiles the README modules under tsc --strict', () => {
+  it('compiles the docs modules under tsc --strict', () => {
     const tsc = typecheck(dir, ['src/environment.ts', 'src/OrganisationEvents.ts']);
     expect(`${tsc.stdout}${tsc.stderr}`).toBe('');
     expect(tsc.status).toBe(0);

@@ -6,21 +6,25 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LiveServer, startLiveServer } from '../browser/live-server.ts';
-import { readmeBlock } from '../readme/readme-blocks.ts';
+import { pageBlock } from '../readme/readme-blocks.ts';
 
 /**
  * `@orgraph/client` as a project outside this repository gets it: `npm pack` (which builds it), `npm install` of the
  * tarball into an empty project (offline: the package has no dependencies, so nothing else is fetched), then the
- * README's client example plus a few lines of our own type-checked under `--strict` against the installed package and
- * run, compiled, against `orgraph serve` on loopback over the demo dataset. The values it prints are compared with
- * what the server answers the test directly.
+ * client example of docs/rest.md plus a few lines of our own type-checked under `--strict` against the installed
+ * package and run, compiled, against `orgraph serve` on loopback over the demo dataset. The values it prints are
+ * compared with what the server answers the test directly.
  */
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const run = promisify(execFile);
 const limits = { timeout: 240_000, maxBuffer: 16 * 1024 * 1024 };
 
-const installBlock = readmeBlock('Installing the client', 'npm pack').body;
-const exampleBlock = readmeBlock('The typed client (`@orgraph/client`)', "from '@orgraph/client'").body;
+const installBlock = pageBlock('docs/rest.md', 'Installing the client', 'npm pack').body;
+const exampleBlock = pageBlock(
+  'docs/rest.md',
+  'The typed client (`@orgraph/client`)',
+  "from '@orgraph/client'",
+).body;
 
 let server: LiveServer;
 let work: string;
@@ -42,7 +46,7 @@ async function getV1<Body>(path: string): Promise<Body> {
   return (await response.json()) as Body;
 }
 
-/** What the program adds after the README example: an error, the setup subpath, and a type that must not be `any`. */
+/** What the program adds after the docs example: an error, the setup subpath, and a type that must not be `any`. */
 const ownLines = `
 import { OrgraphApiError, type Organisation } from '@orgraph/client';
 import { possibleTypes, scalarTypes } from '@orgraph/client/graphql-setup';
@@ -67,8 +71,9 @@ console.log(JSON.stringify({ missing, eventTypes: possibleTypes.Event, uuid: sca
 `;
 
 describe('@orgraph/client from outside the repository', () => {
-  it('packs, installs offline, type-checks the README example under --strict and runs it against a server', async () => {
-    // The README's two commands, run as written (with a place for the tarball and the lines of output kept quiet).
+  it('packs, installs offline, type-checks the docs example under --strict and runs it against a server', async () => {
+    // The two install commands of docs/rest.md, run as written (with a place for the tarball and the lines of
+    // output kept quiet).
     const [pack, install] = installBlock.split('\n').map((line) => line.replace(/\s+#.*$/, ''));
     expect(pack).toBe('npm pack ./packages/client');
     expect(install).toBe('npm install /path/to/orgraph-client-0.1.0.tgz');
@@ -150,7 +155,7 @@ describe('@orgraph/client from outside the repository', () => {
     const last = JSON.parse(lines.pop() as string);
     expect(lines.pop()).toBe('undefined'); // the line printing the field that does not exist
 
-    // The example's first line: the organisation's name, as the README's comment says.
+    // The example's first line: the organisation's name, as the example's comment says.
     const reference = exampleBlock.match(/getOrganisation\('([0-9a-f-]{36})'\)/)?.[1];
     const shownName = exampleBlock.match(/console\.log\(organisation\.name\); \/\/ (.+)$/m)?.[1];
     const record = await getV1<{ success: { name: string } }>(`/v1/organisations/${reference}`);

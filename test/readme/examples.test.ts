@@ -9,41 +9,45 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { type LiveServer, startLiveServer } from '../browser/live-server.ts';
 import { createScratchDatabase } from '../reliability/support/scratch-postgres.ts';
-import { type ReadmeBlock, readmeBlock, readmeBlocks, readmeText } from './readme-blocks.ts';
+import { type DocBlock, docPages, pageBlock, pageBlocks, pageText } from './readme-blocks.ts';
 
 /**
- * Every fenced block of README.md is either checked here, run by the test file its marker names, or marked as not
- * run with a reason (README "Contributing: the README's examples"); a new block that is none of these fails the last test.
+ * Every fenced block of README.md and of each page in docs/ is either checked here (claimed by its page, heading and
+ * text), run by the test file its marker names, or marked as not run with a reason (docs/testing.md, "The README and
+ * docs examples"); a new block that is none of these fails the last test.
  *
  * Commands run as they are written, through `sh`, against `orgraph serve` started on a free loopback port over the
  * demo dataset (the test database is seeded the way `npm start` seeds a fresh clone: scale 1); only the address
- * `http://127.0.0.1:4000` is replaced by the server's. Outputs are compared with what the README shows: names,
- * counts, titles and texts exactly. The seed dates everything relative to the day it runs (README "Decisions"), so
+ * `http://127.0.0.1:4000` is replaced by the server's. Outputs are compared with what the page shows: names,
+ * counts, titles and texts exactly. The seed dates everything relative to the day it runs (docs/decisions.md), so
  * dates (`publishedAt`, `start_date`) are only checked for their form, and the cost budget's `remaining` and
  * `resetSeconds` depend on the requests before and the clock, so they are only checked to be numbers.
  */
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const blocks = readmeBlocks();
-const claimed = new Set<ReadmeBlock>();
+const blocks = docPages.flatMap(pageBlocks);
+const claimed = new Set<DocBlock>();
 
-/** The block under `heading` containing `contains`, which this file checks. */
-function claim(heading: string, contains: string): ReadmeBlock {
-  const block = readmeBlock(heading, contains, blocks);
+/** The block of `page` under `heading` containing `contains`, which this file checks. */
+function claim(page: string, heading: string, contains: string): DocBlock {
+  const block = pageBlock(page, heading, contains, blocks);
   claimed.add(block);
   return block;
 }
 
+const readme = pageText('README.md');
+const restPage = pageText('docs/rest.md');
+
 const blocksChecked = {
-  twoCommands: claim('The two commands', 'npm ci && npm start'),
-  firstRequest: claim('The two commands', 'npx orgraph token create'),
-  build: claim('Running on PostgreSQL', 'npm run build'),
-  graphqlCommand: claim('GraphQL (`/graphql`)', 'curl'),
-  graphqlOutput: claim('GraphQL (`/graphql`)', '"currentExecutives"'),
-  restCommand: claim('REST `/v1`', '/people'),
-  restRow: claim('REST `/v1`', '"linkedin_url"'),
-  feed: claim('Following a saved search', '/feed'),
-  subscription: claim('The live subscription', 'savedSearchEvents'),
-  importSession: claim('Importing your data', '$ npx orgraph import'),
+  twoCommands: claim('README.md', 'The two commands', 'npm ci && npm start'),
+  firstRequest: claim('README.md', 'Create a token', 'npx orgraph token create'),
+  graphqlCommand: claim('README.md', 'A first GraphQL query', 'curl'),
+  graphqlOutput: claim('README.md', 'A first GraphQL query', '"currentExecutives"'),
+  build: claim('docs/operating.md', 'The compiled build and memory', 'npm run build'),
+  restCommand: claim('docs/rest.md', "An example: an organisation's people", '/people'),
+  restRow: claim('docs/rest.md', "An example: an organisation's people", '"linkedin_url"'),
+  feed: claim('docs/following.md', 'The feed', '/feed'),
+  subscription: claim('docs/following.md', 'The live subscription', 'savedSearchEvents'),
+  importSession: claim('docs/importing.md', 'A worked example', '$ npx orgraph import'),
 };
 
 const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
@@ -59,7 +63,7 @@ afterAll(async () => {
 });
 
 /** Runs a block's commands with `sh` against the live server, the way a reader pastes them. */
-async function runCommands(block: ReadmeBlock, env: NodeJS.ProcessEnv = {}): Promise<string> {
+async function runCommands(block: DocBlock, env: NodeJS.ProcessEnv = {}): Promise<string> {
   const script = block.body.replaceAll('http://127.0.0.1:4000', server.url);
   const { stdout } = await promisify(execFile)('sh', ['-e', '-c', script], {
     cwd: root,
@@ -98,7 +102,7 @@ function withoutDates(executives: Executive[]) {
   }));
 }
 
-describe('README examples', () => {
+describe('README and docs examples', () => {
   it('the two commands: `npm start` serves on 127.0.0.1:4000 and `npm test` typechecks, lints and runs the suite', () => {
     expect(blocksChecked.twoCommands.body).toContain('serve on http://127.0.0.1:4000');
     expect(packageJson.scripts.start).toMatch(/ src\/cli\/main\.ts start$/);
@@ -116,7 +120,7 @@ describe('README examples', () => {
   }, 300_000);
 
   it('the demo dataset a first start loads has about as many organisations as the README says', async () => {
-    const said = Number(readmeText.match(/\(about ([\d,]+) organisations\)/)?.[1]?.replace(/,/g, ''));
+    const said = Number(readme.match(/\(about ([\d,]+) organisations\)/)?.[1]?.replace(/,/g, ''));
     const response = await fetch(
       `${server.url}/v1/organisations?show_empty=true&type=all&status=all&min_confidence=0&limit=1`,
       {
@@ -140,12 +144,12 @@ describe('README examples', () => {
     expect(buildConfig.include).toContain('src');
     expect(existsSync(new URL('../../src/cli/main.ts', import.meta.url))).toBe(true);
     expect(body).toContain('dist/src/cli/main.js serve');
-    // The same heap limit as `npm start`, as the README says.
+    // The same heap limit as `npm start`, as docs/operating.md says.
     const heap = packageJson.scripts.start?.match(/--max-old-space-size=\d+/)?.[0];
     expect(body).toContain(`node ${heap} dist/src/cli/main.js serve`);
   });
 
-  it('GraphQL: the example query answers what the README shows (its first executives, and how many)', async () => {
+  it("GraphQL: the README's first query answers what it shows (its first executives, and how many)", async () => {
     const body = JSON.parse(await runCommands(blocksChecked.graphqlCommand)) as {
       data?: {
         organisation: { name: string; status: string; sizeBand: string; currentExecutives: Executive[] };
@@ -166,7 +170,7 @@ describe('README examples', () => {
       status: expected.status,
       sizeBand: expected.sizeBand,
     });
-    const total = readmeText.match(/the first of its (\d+) current executives/)?.[1];
+    const total = readme.match(/the first of its (\d+) current executives/)?.[1];
     expect(organisation?.currentExecutives).toHaveLength(Number(total));
     const first = organisation?.currentExecutives.slice(0, expected.currentExecutives.length) ?? [];
     expect(withoutDates(first)).toEqual(withoutDates(expected.currentExecutives));
@@ -184,11 +188,11 @@ describe('README examples', () => {
     expect(typeof cost.resetSeconds).toBe('number');
   });
 
-  it('REST: the organisation people example has the counts and the row the README shows', async () => {
+  it('REST: the organisation people example has the counts and the row docs/rest.md shows', async () => {
     const body = JSON.parse(await runCommands(blocksChecked.restCommand)) as {
       success: Record<'current_executives' | 'current_professionals' | 'alumni', Record<string, unknown>[]>;
     };
-    const counts = readmeText.match(
+    const counts = restPage.match(
       /gives `current_executives` \((\d+)\), `current_professionals` \((\d+)\) and `alumni` \((\d+)\)/,
     );
     expect(counts).not.toBeNull();
@@ -229,7 +233,7 @@ describe('README examples', () => {
     expect(validate(schema, document).map((error) => error.message)).toEqual([]);
   });
 
-  it('importing: the worked example prints what the README shows, on a store of its own', async () => {
+  it('importing: the worked example prints what docs/importing.md shows, on a store of its own', async () => {
     // A terminal session: `$ command` lines, each followed by what it printed. Wrapped lines (starting with a
     // space) continue the line before; `…` stands for text left out, and `seconds` is the run's own.
     const steps: { command: string; output: string }[] = [];
@@ -285,19 +289,24 @@ describe('README examples', () => {
     }
   }, 600_000);
 
-  it('every other block is marked: run by a test file that reads the README, or not run with a reason', () => {
+  it('every other block is marked: run by a test file that reads its page, or not run with a reason', () => {
+    expect(docPages).toContain('docs/rest.md');
+    const where = (block: DocBlock) => `${block.page}:${block.line}`;
     const unchecked = blocks
       .filter((block) => !claimed.has(block) && !block.marker)
-      .map((block) => `line ${block.line} (${block.language || 'no language'}, under "${block.heading}")`);
-    expect(unchecked, 'README blocks neither checked nor marked').toEqual([]);
+      .map((block) => `${where(block)} (${block.language || 'no language'}, under "${block.heading}")`);
+    expect(unchecked, 'blocks neither checked nor marked').toEqual([]);
     for (const block of blocks) {
       if (block.marker)
-        expect(claimed.has(block), `line ${block.line} is marked and also checked here`).toBe(false);
-      if (block.marker?.kind === 'not run') expect(block.marker.reason.length).toBeGreaterThan(10);
+        expect(claimed.has(block), `${where(block)} is marked and also checked here`).toBe(false);
+      if (block.marker?.kind === 'not run')
+        expect(block.marker.reason.length, where(block)).toBeGreaterThan(10);
       if (block.marker?.kind === 'run by') {
         const file = new URL(`../../${block.marker.file}`, import.meta.url);
-        expect(existsSync(file), `${block.marker.file} (line ${block.line})`).toBe(true);
-        expect(readFileSync(file, 'utf8')).toContain('README');
+        expect(existsSync(file), `${block.marker.file} (${where(block)})`).toBe(true);
+        // The test that runs a block reads it from its page, so it names that page.
+        const names = block.page === 'README.md' ? 'README' : block.page;
+        expect(readFileSync(file, 'utf8'), `${block.marker.file} names ${names}`).toContain(names);
       }
     }
   });

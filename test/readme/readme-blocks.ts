@@ -1,11 +1,34 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
-export const readmeText = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const root = new URL('../../', import.meta.url);
 
-/** What the line before a block says about it (README "Contributing: the README's examples"). */
+/** The pages whose examples are checked: the README and every page of `docs/`, as paths from the repository root. */
+export const docPages: readonly string[] = [
+  'README.md',
+  ...readdirSync(new URL('docs/', root))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`),
+];
+
+const texts = new Map<string, string>();
+
+/** The text of a page (`README.md`, `docs/rest.md`), read once. */
+export function pageText(page: string): string {
+  let text = texts.get(page);
+  if (text === undefined) {
+    text = readFileSync(new URL(page, root), 'utf8');
+    texts.set(page, text);
+  }
+  return text;
+}
+
+/** What the line before a block says about it (docs/testing.md, "The README and docs examples"). */
 export type Marker = { kind: 'not run'; reason: string } | { kind: 'run by'; file: string };
 
-export interface ReadmeBlock {
+export interface DocBlock {
+  /** The page it is on, from the repository root (`README.md`, `docs/rest.md`). */
+  page: string;
   /** 1-based line of the opening fence. */
   line: number;
   /** The info string's first word (`sh`, `json`, `ts`…), or ''. */
@@ -22,11 +45,11 @@ const markerPattern = /^<!--\s*example:\s*(not run|run by)\s*(?:—|-)?\s*(.*?)\
 /**
  * The fenced code blocks of a Markdown text, as CommonMark reads them: a fence of three or more backticks or tildes
  * opens a block that only a fence of the same character, at least as long and with nothing after it, closes. A block
- * left open runs to the end of the text, and is returned with `line` of its opening so a test can say where.
+ * left open is an error naming the page and the line it opens on.
  */
-export function readmeBlocks(text: string = readmeText): ReadmeBlock[] {
+export function blocksOf(text: string, page: string): DocBlock[] {
   const lines = text.split('\n');
-  const blocks: ReadmeBlock[] = [];
+  const blocks: DocBlock[] = [];
   let heading = '';
   let previous = '';
   let open: { line: number; fence: string; indent: number; language: string; marker?: Marker } | undefined;
@@ -37,6 +60,7 @@ export function readmeBlocks(text: string = readmeText): ReadmeBlock[] {
       const closing = close?.[2] ?? '';
       if (closing[0] === open.fence[0] && closing.length >= open.fence.length) {
         blocks.push({
+          page,
           line: open.line,
           language: open.language,
           body: body.join('\n'),
@@ -68,17 +92,27 @@ export function readmeBlocks(text: string = readmeText): ReadmeBlock[] {
     }
     if (line.trim() !== '') previous = line.trim();
   });
-  if (open) throw new Error(`README.md: the code block opened on line ${open.line} is never closed`);
+  if (open) throw new Error(`${page}: the code block opened on line ${open.line} is never closed`);
   return blocks;
 }
 
-/** The one block under `heading` whose text contains `contains`. */
-export function readmeBlock(heading: string, contains: string, blocks = readmeBlocks()): ReadmeBlock {
-  const found = blocks.filter((block) => block.heading === heading && block.body.includes(contains));
+/** The fenced blocks of one page. */
+export function pageBlocks(page: string): DocBlock[] {
+  return blocksOf(pageText(page), page);
+}
+
+/** The one block of `page` under `heading` whose text contains `contains`. */
+export function pageBlock(
+  page: string,
+  heading: string,
+  contains: string,
+  blocks: readonly DocBlock[] = pageBlocks(page),
+): DocBlock {
+  const found = blocks.filter(
+    (block) => block.page === page && block.heading === heading && block.body.includes(contains),
+  );
   if (found.length !== 1) {
-    throw new Error(
-      `README.md has ${found.length} blocks under "${heading}" containing "${contains}", not 1`,
-    );
+    throw new Error(`${page} has ${found.length} blocks under "${heading}" containing "${contains}", not 1`);
   }
-  return found[0] as ReadmeBlock;
+  return found[0] as DocBlock;
 }

@@ -78,7 +78,7 @@ afterAll(async () => {
 
 type Method = 'GET' | 'POST';
 
-/** One generated request and what the spec and README allow for it. */
+/** One generated request and what the spec and docs/rest.md allow for it. */
 interface RestCase {
   endpoint: string;
   method: Method;
