@@ -3,7 +3,7 @@ import { renderGrowth, type ScaleResult } from './report.ts';
 
 /**
  * The growth tables from result files of separate runs, e.g. a scale-100 and a scale-1000 run made apart:
- * `npx tsx bench/growth.ts bench/results/<date>-scale100.json bench/results/<date>-scale1000.json`.
+ * `npx tsx bench/growth.ts bench/runs/<date>-scale100.json bench/runs/<date>-scale1000.json`.
  */
 const files = process.argv.slice(2);
 if (files.length < 2) {

@@ -80,7 +80,7 @@ export async function runImportBench(argv: string[]): Promise<void> {
     options: {
       scale: { type: 'string', default: '10' },
       rounds: { type: 'string', default: '2' },
-      out: { type: 'string', default: join(repositoryRoot, 'bench', 'results') },
+      out: { type: 'string', default: join(repositoryRoot, 'bench', 'runs') },
     },
     strict: true,
   });

@@ -32,7 +32,7 @@ const usage = `npm run bench -- [options]
   --only a,b             only these scenarios (names as printed in the table)
   --skip-direct          do not run the direct-driver comparison
   --skip-peer            do not run PostGraphile v5 beside the GraphQL scenarios
-  --out bench/results    where results are written
+  --out bench/runs       where results are written (ignored by git)
   --quick                smoke run: scale 1, concurrency 4, 1 s each (flags given explicitly still win)
 
   DATABASE_URL names the base database (default ${defaultDatabaseUrl}).`;
@@ -82,7 +82,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     databaseUrl: env.DATABASE_URL || defaultDatabaseUrl,
     skipDirect: values['skip-direct'] ?? false,
     skipPeer: values['skip-peer'] ?? false,
-    outDir: values.out ?? 'bench/results',
+    outDir: values.out ?? 'bench/runs',
     quick,
   };
 }

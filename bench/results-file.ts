@@ -9,7 +9,7 @@ const exists = (path: string) =>
 
 /**
  * The first of `stem`, `stem-2`, `stem-3`… under which none of the files `stem + suffix` exists in `directory`:
- * a second run on the same day writes beside the first one's results (often committed) instead of over them.
+ * a second run on the same day writes beside the first one's results instead of over them.
  */
 export async function unusedStem(
   directory: string,
