@@ -114,8 +114,8 @@ export async function findViewer(
 }
 
 /**
- * The lookup every request makes, built once per database: building it anew took a sixth of a REST single
- * record's CPU. token_hash is unique, so there is no LIMIT.
+ * The lookup every request makes, built once per database: building it anew was a large share of a REST single
+ * record's CPU (bench/NOTES.md 60). token_hash is unique, so there is no LIMIT.
  */
 const viewerLookup = preparedPerDatabase((db) =>
   db

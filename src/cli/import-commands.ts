@@ -116,10 +116,9 @@ export function registerImportCommands(program: Command, withDatabase: WithDatab
           progress: string;
         },
       ) => {
-        // The import's live heap stays at 15-25 MB, but what it reads dies in the old generation, which V8 lets
-        // grow by up to 4x before collecting it: at scale 10 the peak RSS reached 261-302 MiB in an unchanged
-        // re-import, and 186-208 MiB with the growth held to 10-50 % (bench/NOTES.md 38). The heap's limit is
-        // computed again after each collection, so the flag takes effect even set now, for this command only.
+        // The import's live heap is small, but what it reads dies in the old generation, which V8 lets grow far
+        // past it before collecting: held down, the peak RSS stays within the import's budget (bench/NOTES.md 38).
+        // The heap's limit is computed again after each collection, so the flag takes effect even set now.
         setFlagsFromString('--heap-growing-percent=25');
         return withDatabase(async (handle) => {
           const { importRecords } = await import('../domain/import/import-records.ts');

@@ -9,8 +9,8 @@ import type { AdminRequest, AdminResponse, AdminTokenRow } from '../server/admin
 import { askRunningServer } from './admin-client.ts';
 import { registerImportCommands } from './import-commands.ts';
 
-// The server (GraphQL schema, Yoga, the HTTP stack: about 90 MB of resident memory) and the token store load only
-// in the commands that use them, so that `import`, `export`, `seed` and `migrate` run without them.
+// The server (GraphQL schema, Yoga, the HTTP stack) and the token store load only in the commands that use them,
+// so that `import`, `export`, `seed` and `migrate` run without their memory (bench/NOTES.md 38, 60).
 
 const { version } = JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string };
 

@@ -4,9 +4,9 @@ import postgres from 'postgres';
 /**
  * A single connection to the server `pool` talks to, for bulk work (the seed, an import), with session settings
  * of its own in `settings` (application name, statement timeout, planner settings). postgres.js leaves Nagle's
- * algorithm on, and COPY ends with a tiny CopyDone message that then waits for the server's delayed ACK: about
- * 40 ms per statement, which would dominate a load. A TCP socket with `noDelay` removes the wait (unix sockets
- * do not have it).
+ * algorithm on, and COPY ends with a tiny CopyDone message that then waits for the server's delayed ACK on every
+ * statement, which would dominate a load (bench/NOTES.md 60). A TCP socket with `noDelay` removes the wait (unix
+ * sockets do not have it).
  */
 export function openBulkConnection(
   pool: postgres.Sql,

@@ -121,7 +121,8 @@ async function openEmbedded(dataDir: string): Promise<DatabaseHandle> {
   // One process at a time; a lock left by a killed process is taken over at once (store-lock.ts).
   const release = await lockEmbeddedStore(dataDir);
   if (!release) throw new EmbeddedStoreLockedError(dataDir);
-  // Loaded here rather than at the top: its WebAssembly build costs a PostgreSQL deployment 35 MB of memory.
+  // Loaded here rather than at the top: its WebAssembly build would cost a PostgreSQL deployment memory it never
+  // uses (bench/NOTES.md 2, 60).
   const [{ PGlite }, { pg_trgm }, { drizzle: drizzlePglite }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('@electric-sql/pglite/contrib/pg_trgm'),

@@ -77,18 +77,18 @@ export function sortNameOf(source: OrganisationSource, shape: OrganisationListSh
 
 /**
  * How many index entries a walk of a name order may pass over for the price of each match the other way would sort,
- * by which order it walks: the bench's samples forced down each way, `EXPLAIN ANALYZE` times (bench/NOTES.md 50).
+ * by which order it walks: the ratio of the two ways' costs, each forced on the bench's samples at scales 100 and
+ * 1000 and timed by `EXPLAIN ANALYZE` (bench/NOTES.md 50, 53).
  */
 const walkedEntriesPerSortedMatch = {
   /**
    * A name search walks the names of its rarest trigram in the list's order (`organisation_name_trigrams`),
-   * lower-casing each name it passes (0.41 µs an entry at scale 100, 0.42 at 1000), or rechecks and sorts its
-   * trigram candidates (1.46 and 2.07 µs a match; bench/NOTES.md 53).
+   * lower-casing each name it passes, or rechecks and sorts its trigram candidates (bench/NOTES.md 53).
    */
   organisationList: 5,
   /**
-   * Suggestions walk `organisation_names_label_order`, whose entries hold the lowered label (0.32 and 0.33 µs an
-   * entry), or read their matches from both kinds' trigram indexes and sort them (2.41 and 3.12 µs a match).
+   * Suggestions walk `organisation_names_label_order`, whose entries hold the lowered label, or read their matches
+   * from both kinds' trigram indexes and sort them (bench/NOTES.md 50).
    */
   suggestions: 8,
 } as const;

@@ -34,7 +34,7 @@ interface ReferenceQueryBuilder<Row> {
  * (a REST single record) and `column = any($1::uuid[])` for a batch (a dataloader's), so that the text never
  * depends on how many are asked for. Two forms, because PostgreSQL gives a prepared statement a generic plan
  * after five runs, and the generic plan of `any($1)` expects ten references: for one person's stakes it chose a
- * bitmap scan that cost seven times the index scan (0.29 against 0.04 ms, EXPLAIN ANALYZE).
+ * bitmap scan far dearer than the index scan (bench/NOTES.md 57, 60).
  */
 export function preparedByReferences<Row>(
   name: string,

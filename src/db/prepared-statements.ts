@@ -30,6 +30,7 @@ export class StatementPreparer {
 /**
  * A page's LIMIT and OFFSET as parameters: after five runs PostgreSQL may switch a prepared statement to a
  * generic plan, which cannot see how few rows the page needs and how far it skips, and for the event search
- * picked plans that cost four times the database CPU. These statements are planned for their values each time.
+ * picked plans far dearer in database CPU (bench/NOTES.md 12). These statements are planned for their values
+ * each time.
  */
 const valueDependent = /\b(limit|offset) \$\d/i;

@@ -6,7 +6,8 @@ const dialect = new PgDialect({ casing: 'snake_case' });
 
 /**
  * A statement with one parameter, rendered to text on first use and then only completed with each value:
- * Drizzle renders a query anew on every execution, 0.5 ms for the organisation record's 3 KB statement.
+ * Drizzle renders a query anew on every execution, a visible cost for the organisation record's long statement
+ * (bench/NOTES.md 9).
  * `build` receives the parameter's stand-in and must use it exactly once.
  */
 export function renderedOnce(build: (parameter: SQL) => SQL): (value: unknown) => SQL {

@@ -29,7 +29,7 @@ export type Loaders = UnionToIntersection<Group>;
 
 /**
  * A request's loaders, each area's made when one of them is first used: a request reads one or two areas, and
- * making all of them (37 loaders) took 2 % of a small GraphQL request's CPU.
+ * making all of them showed in a small GraphQL request's profile (bench/NOTES.md 24).
  */
 class RequestLoaders {
   readonly made: (Group | undefined)[] = [];

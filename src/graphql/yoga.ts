@@ -18,7 +18,7 @@ import { useQueryLimits } from './plugins/use-query-limits.ts';
 import { useRequestErrorCodes } from './plugins/use-request-error-codes.ts';
 import { schema } from './schema.ts';
 
-/** GraphiQL's bundle holds about 75 MB once loaded; only a browser opening the page needs it, so it loads then. */
+/** GraphiQL's bundle is large once loaded (bench/NOTES.md 2, 60); only a browser opening the page needs it. */
 async function renderGraphiQL(options: GraphiQLOptions): Promise<string> {
   return (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options);
 }

@@ -92,7 +92,7 @@ export function registerDocsPage(app: Hono<AppEnv>): void {
     return c.html(docsPage());
   });
   app.get(scalarBundlePath, (c) => {
-    // Read and compressed on first use (3.5 MB, about 1 MB gzipped), not at startup.
+    // Read and compressed on first use, not at startup: only a browser opening /docs needs it (bench/NOTES.md 60).
     scalarBundle ??= assetOf(
       new Uint8Array(readFileSync(join(scalarPackageRoot, 'dist', 'browser', 'standalone.js'))),
     );
@@ -106,9 +106,9 @@ export function registerDocsPage(app: Hono<AppEnv>): void {
 }
 
 /**
- * GraphiQL's page as Yoga renders it, kept in memory. Yoga inlines the whole of GraphiQL (9 MB of HTML) and builds
- * the page on every request, about 0.2 s of CPU; the page needs no token, so rendering it once (and sending it
- * gzipped, 2 MB, or as a 304) also keeps it from being a cheap way to load the server.
+ * GraphiQL's page as Yoga renders it, kept in memory. Yoga inlines the whole of GraphiQL and builds the page on
+ * every request at a high CPU cost; the page needs no token, so rendering it once (and sending it gzipped, or as a
+ * 304) also keeps it from being a cheap way to load the server (bench/NOTES.md 59).
  */
 export function cachedGraphiqlPage(
   render: () => Promise<Response> | Response,

@@ -23,7 +23,7 @@ export interface BulkSession {
 /**
  * Opens a bulk session. On PostgreSQL it is a connection of its own, without the request pool's statement
  * timeout, with Nagle's algorithm off: COPY ends with a small message that would otherwise wait for the
- * server's delayed ACK (about 40 ms per COPY). On the embedded database it is the one connection there is.
+ * server's delayed ACK (bulk-connection.ts). On the embedded database it is the one connection there is.
  */
 export async function openBulkSession(driver: DatabaseDriver, applicationName: string): Promise<BulkSession> {
   if (driver.kind === 'pglite') return pgliteSession(driver.client, async () => {});
@@ -32,10 +32,11 @@ export async function openBulkSession(driver: DatabaseDriver, applicationName: s
     statement_timeout: 0,
     TimeZone: 'UTC',
     // The staging statements' estimates are far off (jsonb functions), which made the planner compile them
-    // to machine code: about 0.4 s per statement spent on JIT for queries that run in milliseconds.
+    // to machine code for longer than they run (bench/NOTES.md 30).
     jit: 'off',
-    // The staging tables are temporary, so they live in the session's own buffers (8 MB by default): at scale
-    // 10 they hold about 400 MB that every resolving and writing statement reads again.
+    // The staging tables are temporary, so they live in the session's own buffers, whose default is far
+    // smaller than a large import's staging, which every resolving and writing statement reads again
+    // (bench/NOTES.md 60).
     temp_buffers: '512MB',
     work_mem: '64MB',
     maintenance_work_mem: '256MB',

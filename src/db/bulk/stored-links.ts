@@ -115,7 +115,7 @@ const linkCodes = new Map(
 
 /**
  * The number import_links keeps for the link of `type` at `path`, in place of the two texts: a staged link's row
- * is then a few bytes shorter, and its index built in 0.32 s against 0.89 s at scale 10 (bench/NOTES.md 43).
+ * is then a few bytes shorter, and its index builds faster (bench/NOTES.md 43).
  */
 export function linkCode(type: string, path: string): number {
   const code = linkCodes.get(`${type} ${path}`);

@@ -86,22 +86,20 @@ export interface ImportSummary {
 
 /**
  * Parsed records (with their documents) per COPY into the staging tables. Small enough that a chunk's records die
- * young: at 5,000 they outlived the young generation, and the old one grew by about 4 KB per line read until the
- * reading ended.
+ * young: larger chunks outlived the young generation, and the old one grew with every line read (bench/NOTES.md 60).
  */
 const stagingChunk = 500;
 /**
  * Lines per lookup of their digests (one statement, an index probe per line): many while the lines are known
- * (staged without parsing, they cost little memory, and each statement costs PostgreSQL about as much as the rows
- * of 5,000 lines: bench/NOTES.md 42), few while they are parsed (their records are the memory
- * the chunk holds: 5,000 took the first import at scale 10 from 245 to 417 MiB of peak RSS).
+ * (staged without parsing, they cost little memory, and each statement costs PostgreSQL as much as the rows of
+ * thousands of lines: bench/NOTES.md 42), few while they are parsed (their records are the memory the chunk holds:
+ * bench/NOTES.md 38).
  */
 const lookupChunk = { known: 10_000, parsed: stagingChunk };
 /**
  * At most this much line text (UTF-16 code units, or bytes for a line not decoded) per lookup, whatever the number
  * of lines (a line may be 1 MiB): less while the lines are parsed, since their records and documents are held until
- * staged. At 4 Mi characters the articles of a scale-10 export (4 KB a line) took the first import's peak RSS to
- * 285-312 MiB, at 1 Mi to 228-242 MiB (bench/NOTES.md 41).
+ * staged, which keeps files of long lines (articles) within the import's memory budget (bench/NOTES.md 41, 60).
  */
 const lookupChunkText = { known: 8 * 1024 * 1024, parsed: 1024 * 1024 };
 /** Chunks of lines handed to the read pool ahead of the one being staged. */

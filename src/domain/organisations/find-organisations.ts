@@ -113,7 +113,7 @@ export function organisationConditions(
 
   if (hasName(filter)) {
     // On organisations `name ilike p` spelled as PostgreSQL evaluates it on UTF-8, `lower(name) like lower(p)`,
-    // where `ilike` filtered the same walk 4.6 times slower (bench/NOTES.md 25).
+    // where `ilike` filtered the same walk several times slower (bench/NOTES.md 25).
     conditions.push(
       source === organisationNamesTable
         ? nameSubstringMatch(filter.name, isFundOf(filter.kind))

@@ -8,9 +8,8 @@ import { likeSubstring } from '../text-filter.ts';
  * index finds the candidates on `name_key`, where every character that is not a letter or digit is a digit: `0`
  * for a blank, one for each common punctuation mark (`orgraph_name_key`). Mapped the same way, the substring is in
  * every name that contains it (the mapping goes character by character), and its trigrams span the blanks and
- * punctuation that end the trigrams of words. For `i, S` at scale 100 that was 377 candidates instead of 67,404
- * (bench/NOTES.md 26); telling punctuation from blanks took the page of `-Gr` at scale 100 from 15.0 to 1.1 ms
- * (bench/NOTES.md 49).
+ * punctuation that end the trigrams of words, so a fragment of short words and punctuation has few candidates
+ * (bench/NOTES.md 26), and fewer again since punctuation is told from blanks (bench/NOTES.md 49).
  *
  * Funds and the other organisations have a trigram index each, so the rows are those of one kind (`isFund`) or,
  * when `isFund` is undefined, of both kinds asked as two lookups joined by `or`, which reads the two indexes (bench/NOTES.md 49).

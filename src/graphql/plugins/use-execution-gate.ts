@@ -2,9 +2,9 @@ import type { Plugin } from '@envelop/core';
 
 /**
  * Operations executing at once in one process. A nested query holds megabytes of rows until it is
- * answered, so without a bound the server's memory grew with the number of concurrent queries (603 MiB
- * at 64 concurrent nested queries, bench/NOTES.md); two cores and a pool of ten connections gain nothing
- * from running more than a few at a time, so the rest wait their turn.
+ * answered, so without a bound the server's memory grew with the number of concurrent queries
+ * (bench/NOTES.md 7); two cores and a pool of ten connections gain nothing from running more than a few at a
+ * time, so the rest wait their turn.
  */
 export const maxConcurrentExecutions = 8;
 

@@ -15,8 +15,8 @@ function incomingOf(env: unknown): IncomingMessage | undefined {
 /**
  * 413 when the request body is larger than `maxBytes`, before anything parses it. A body with a Content-Length
  * is judged by the header alone: Node's parser reads exactly that many bytes, and not touching the body keeps
- * the Node server's fast path that hands it over without building a web Request around it (about 5 % of a small
- * GraphQL request's CPU). A streamed body (no length) is counted as it arrives.
+ * the Node server's fast path that hands it over without building a web Request around it (bench/NOTES.md 22).
+ * A streamed body (no length) is counted as it arrives.
  */
 export function limitBodySize(maxBytes: number): MiddlewareHandler<AppEnv> {
   const tooLarge = () => {

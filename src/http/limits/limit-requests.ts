@@ -27,7 +27,7 @@ export function limitRequests(quotas: Quotas): MiddlewareHandler<AppEnv> {
     c.set('quotas', quotas);
     const headers = Object.entries(rateLimitHeaders(viewer.plan.name, state));
     // Set before the handler, so the responses Hono builds carry them from the start: `c.header` on a
-    // finished response makes Hono rebuild it around a streamed body (about 10 % of a REST request's CPU).
+    // finished response makes Hono rebuild it around a streamed body (bench/NOTES.md 8).
     for (const [name, value] of headers) c.header(name, value);
     await next();
     // A handler that returns its own Response (the graph) drops headers set before it; they are added to
