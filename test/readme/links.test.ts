@@ -12,46 +12,32 @@ import { docPages, pageText } from './readme-blocks.ts';
  */
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
-/** The text outside fenced blocks and code spans, where a Markdown link is a link. */
-function prose(text: string): string[] {
-  const lines: string[] = [];
+/** Each line of a Markdown text, or '' for a line of a fenced block (its fences included). */
+function outsideFences(text: string): string[] {
   let fence: string | undefined;
-  for (const line of text.split('\n')) {
+  return text.split('\n').map((line) => {
     const marker = line.match(/^\s*(`{3,}|~{3,})/)?.[1];
     if (fence) {
       if (marker && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) {
         fence = undefined;
       }
-      lines.push('');
-      continue;
+      return '';
     }
-    if (marker) {
-      fence = marker;
-      lines.push('');
-      continue;
-    }
-    lines.push(line.replace(/(`+)[^`]*?\1/g, '``'));
-  }
-  return lines;
+    if (marker) fence = marker;
+    return marker ? '' : line;
+  });
+}
+
+/** The text outside fenced blocks and code spans, where a Markdown link is a link. */
+function prose(text: string): string[] {
+  return outsideFences(text).map((line) => line.replace(/(`+)[^`]*?\1/g, '``'));
 }
 
 /** The anchors GitHub makes of a page's headings (duplicates numbered as GitHub numbers them). */
 function anchorsOf(text: string): Set<string> {
   const slugger = new GithubSlugger();
   const anchors = new Set<string>();
-  let fence: string | undefined;
-  for (const line of text.split('\n')) {
-    const marker = line.match(/^\s*(`{3,}|~{3,})/)?.[1];
-    if (fence) {
-      if (marker && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) {
-        fence = undefined;
-      }
-      continue;
-    }
-    if (marker) {
-      fence = marker;
-      continue;
-    }
+  for (const line of outsideFences(text)) {
     const heading = line.match(/^#{1,6}\s+(.*?)\s*#*\s*$/)?.[1];
     // The rendered text: a link's text, code without its backticks, no emphasis markers.
     if (heading) anchors.add(slugger.slug(heading.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')));
