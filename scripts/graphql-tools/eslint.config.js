@@ -1,5 +1,5 @@
 // @graphql-eslint's `schema-recommended` and `schema-relay` rules over the committed schema.graphql (run by
-// scripts/lint-graphql.ts). Every option that departs from the presets has its reason in README's Decisions.
+// scripts/lint-graphql.ts). Every option that departs from the presets has its reason in docs/decisions.md.
 import graphql from '@graphql-eslint/eslint-plugin';
 
 const schema = new URL('../../schema.graphql', import.meta.url).pathname;
