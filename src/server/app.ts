@@ -24,6 +24,7 @@ import { errorResponse, handleError } from '../rest/errors.ts';
 import { refuseUnsupportedMethods } from '../rest/operation-guard.ts';
 import { createRestRouter, pathsOf } from '../rest/router.ts';
 import { cachedGraphiqlPage, registerDocsPage } from './docs-page.ts';
+import { registerHomePage } from './home-page.ts';
 
 const saneCorrelationId = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
 
@@ -66,6 +67,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
     return c.json({ status: ready ? 'ready' : 'unavailable' }, ready ? 200 : 503);
   });
   app.get('/metrics', metricsHandler(services.config.metricsToken));
+  registerHomePage(app);
   registerDocsPage(app);
 
   if (allowOrigins) {
