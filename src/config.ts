@@ -34,6 +34,7 @@ const postgresUrl = z
 const variables: Record<string, string> = {
   databaseUrl: 'DATABASE_URL',
   databaseReadUrl: 'DATABASE_READ_URL',
+  readMaxLagMs: 'DATABASE_READ_MAX_LAG_MS',
   dataDir: 'DATA_DIR',
   poolMax: 'DATABASE_POOL_MAX',
   poolWaitMs: 'DATABASE_POOL_WAIT_MS',
@@ -58,6 +59,11 @@ const configSchema = z.object({
   databaseUrl: postgresUrl.optional(),
   /** A read replica of `databaseUrl`: every read goes there, writes (saved searches) and tokens go to the primary. */
   databaseReadUrl: postgresUrl.optional(),
+  /**
+   * The longest a request waits for the replica to replay what the primary had when the request arrived; past it
+   * the replica counts as lagging and reads go to the primary (src/db/read-routing.ts).
+   */
+  readMaxLagMs: integer(100, 0),
   dataDir: z.string().min(1).default('./.data'),
   poolMax: integer(10, 1),
   /** How long a request may wait for a pooled connection before failing with 503. */
@@ -112,6 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = configSchema.safeParse({
     databaseUrl: env.DATABASE_URL || undefined,
     databaseReadUrl: env.DATABASE_READ_URL || undefined,
+    readMaxLagMs: env.DATABASE_READ_MAX_LAG_MS || undefined,
     dataDir: env.DATA_DIR || undefined,
     poolMax: env.DATABASE_POOL_MAX || undefined,
     poolWaitMs: env.DATABASE_POOL_WAIT_MS || undefined,

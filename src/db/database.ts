@@ -82,6 +82,11 @@ export function openReadReplica(config: Config): DatabaseHandle | null {
   return config.databaseReadUrl ? openPostgres(config, config.databaseReadUrl) : null;
 }
 
+/** A Drizzle database over a `postgres` client (the read routing's failover client, say), set up as every other. */
+export function databaseOver(client: postgres.Sql): Database {
+  return drizzlePostgres({ client, casing: 'snake_case', logger: statementLogger }) as unknown as Database;
+}
+
 function openPostgres(config: Config, url: string): DatabaseHandle {
   // The pool is guarded (pool-guard.ts): the wait for a connection is bounded by DATABASE_POOL_WAIT_MS, a
   // connection failure or an unreachable server gets a fresh pool, and reconnecting waits at most a second.

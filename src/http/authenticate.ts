@@ -53,7 +53,7 @@ export function authenticate(services: AppServices, quotas: Quotas): MiddlewareH
     c.set(
       'ctx',
       createRequestContext({
-        db: services.readReplica?.db ?? services.db,
+        db: services.reads ? await services.reads.choose() : services.db,
         primaryDb: services.db,
         config: services.config,
         plans: services.plans,
