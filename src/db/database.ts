@@ -91,6 +91,11 @@ export function openReadReplica(config: Config): DatabaseHandle | null {
   });
 }
 
+/** A Drizzle database over a `postgres` client (the read routing's failover client, say), set up as every other. */
+export function databaseOver(client: postgres.Sql): Database {
+  return drizzlePostgres({ client, casing: 'snake_case', logger: statementLogger }) as unknown as Database;
+}
+
 function openPostgres(config: Config, url: string, topology: Topology): DatabaseHandle {
   const settings = requestSettings(config);
   const pooled = topology.pooler !== 'none';

@@ -136,7 +136,7 @@ const connectionFailureCodes = new Set([
   '08P01',
 ]);
 
-function isConnectionFailure(error: unknown): boolean {
+export function isConnectionFailure(error: unknown): boolean {
   const code = (error as { code?: unknown } | undefined)?.code;
   return typeof code === 'string' && connectionFailureCodes.has(code);
 }
@@ -147,7 +147,7 @@ function isConnectionFailure(error: unknown): boolean {
  * `Promise.prototype.then`, which does not start it). It is created on the pool current when it is admitted, not
  * when Drizzle builds it, so a statement that waited through a pool replacement runs on the new pool.
  */
-class GuardedStatement extends Promise<unknown> {
+export class GuardedStatement extends Promise<unknown> {
   static override get [Symbol.species]() {
     return Promise;
   }

@@ -4,15 +4,17 @@ import { serve } from '@hono/node-server';
 import { loadPlans } from '../auth/plans.ts';
 import { ViewerCache } from '../auth/viewer-cache.ts';
 import type { Config } from '../config.ts';
-import { openDatabase, openReadReplica } from '../db/database.ts';
+import { openDatabase } from '../db/database.ts';
 import { migrateDatabase } from '../db/migrate.ts';
 import { listenTo, NotificationListener } from '../db/notifications.ts';
+import { openReadRouting } from '../db/read-routing.ts';
 import { activityReconciler } from '../domain/activity.ts';
 import { announceChanges, changeChannel } from '../domain/feed/change-signal.ts';
 import { pruneChangeLog } from '../domain/feed/prune.ts';
 import { createQuotas } from '../http/limits/quotas.ts';
 import { createLogger, logger, useLogger } from '../http/observability/logger.ts';
 import { instrumentDatabase } from '../http/observability/metrics.ts';
+import { observeReadRouting } from '../http/observability/read-replica.ts';
 import { type AppServices, createClosing } from '../http/services.ts';
 import { startWebhookWorker } from '../rest/webhook-worker.ts';
 import { openAdminSocket } from './admin-socket.ts';
@@ -35,8 +37,7 @@ export async function startServer(
   const plans = loadPlans(config.plansFile);
   const handle = await openDatabase(config);
   instrumentDatabase(handle);
-  const readReplica = openReadReplica(config);
-  if (readReplica) instrumentDatabase(readReplica);
+  const reads = openReadRouting(config, handle, { events: observeReadRouting(), opened: instrumentDatabase });
   const quotas = createQuotas(config);
   // One listening connection for the tokens' changes and the feed's, on the primary without a transaction pooler
   // (DATABASE_DIRECT_URL when set): tokens are checked on the primary, and the feed is written there.
@@ -51,7 +52,7 @@ export async function startServer(
     plans,
     readiness: { accepting: false },
     closing: closing.signal,
-    readReplica,
+    reads,
     quotas,
     viewerCache,
   };
@@ -131,7 +132,7 @@ export async function startServer(
       await services.persistedQueries?.close();
       await viewerCache?.close();
       await listener?.close();
-      await readReplica?.close();
+      await reads?.close();
       await handle.close();
     })();
     return stopping;
