@@ -55,7 +55,22 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   app.get('/healthz', (c) => c.json({ status: 'alive' }));
   app.get('/readyz', async (c) => {
     const ready = services.readiness.accepting && (await databaseReady(services));
-    return c.json({ status: ready ? 'ready' : 'unavailable' }, ready ? 200 : 503);
+    if (!ready) return c.json({ status: 'unavailable' }, 503);
+    // The replica's state is reported, never a reason for 503: while it is down or behind, the primary serves.
+    const replica = services.reads;
+    if (!replica) return c.json({ status: 'ready' }, 200);
+    const degraded = replica.state !== 'serving';
+    return c.json(
+      {
+        status: degraded ? 'degraded' : 'ready',
+        readReplica: {
+          database: replica.replica,
+          state: replica.state,
+          readsFrom: degraded ? 'primary' : 'replica',
+        },
+      },
+      200,
+    );
   });
   app.get('/metrics', metricsHandler(services.config.metricsToken));
   registerDocsPage(app);
@@ -88,7 +103,6 @@ export function createApp(services: AppServices): Hono<AppEnv> {
 async function databaseReady(services: AppServices): Promise<boolean> {
   try {
     await services.db.execute(sql`select 1`);
-    await services.readReplica?.db.execute(sql`select 1`);
     return await isMigrated(services.handle);
   } catch {
     return false;
