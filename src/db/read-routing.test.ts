@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeDatabase, parseLsn } from './read-routing.ts';
+import { describeDatabase, parseLsn, recordEndAt } from './read-routing.ts';
 
 describe('parseLsn', () => {
   it('orders WAL positions as PostgreSQL does, across the 32-bit boundary', () => {
@@ -18,5 +18,14 @@ describe('describeDatabase', () => {
       'replica.internal:6432/orgraph',
     );
     expect(describeDatabase('postgresql://127.0.0.1/app')).toBe('127.0.0.1:5432/app');
+  });
+});
+
+describe('recordEndAt', () => {
+  it('moves an insert position that sits just past a page header back to the page boundary', () => {
+    expect(recordEndAt(parseLsn('0/3000018'))).toBe(parseLsn('0/3000000')); // 24 into a page
+    expect(recordEndAt(parseLsn('0/3000028'))).toBe(parseLsn('0/3000000')); // 40: a segment's first page
+    expect(recordEndAt(parseLsn('0/3000030'))).toBe(parseLsn('0/3000030'));
+    expect(recordEndAt(parseLsn('0/3001F00'))).toBe(parseLsn('0/3001F00'));
   });
 });

@@ -10,7 +10,7 @@ import { GuardedStatement, isConnectionFailure } from './pool-guard.ts';
  * - **The replica is never a single point of failure.** A statement the replica fails for want of a connection
  *   (refused, closed, shut down, silent), or cancels for a conflict with replay, is run again on the primary, and
  *   the replica counts as down: reads go to the primary until a probe, once a second, finds it answering again.
- * - **No read contradicts the feed.** Every request begins with a fence: the primary's WAL position is read after
+ * - **No read contradicts the feed.** Every request begins with a fence: the primary's WAL insert position is read after
  *   the request arrived, then the replica's replay position; the request reads the replica only once the replica
  *   has replayed up to that position. Whatever the caller was told of before it sent the request (a feed entry, a
  *   webhook, a subscription's push) was committed on the primary before that position was read, so the replica
@@ -62,6 +62,18 @@ export function parseLsn(text: string): bigint {
   return (BigInt(`0x${high}`) << 32n) + BigInt(`0x${low}`);
 }
 
+/**
+ * The insert position as the end of the last record. The insert position, not the write or flush one: a commit is
+ * inserted before it becomes visible, but with `synchronous_commit = off` it is visible before it is written. At a
+ * page's start the insert position lies past the page's header, where no record ends; the last record ended at the
+ * page boundary, which is where the replica's replay position stops.
+ */
+export function recordEndAt(insertPosition: bigint): bigint {
+  const intoPage = insertPosition % 8192n;
+  // 24: a page's header; 40: the longer header of a segment's first page.
+  return intoPage === 24n || intoPage === 40n ? insertPosition - intoPage : insertPosition;
+}
+
 /** `host:port/database` of a PostgreSQL URL: enough to name it in a log, without its credentials. */
 export function describeDatabase(url: string): string {
   const parsed = new URL(url);
@@ -69,12 +81,15 @@ export function describeDatabase(url: string): string {
 }
 
 /** A replica's failure that the primary can answer instead: its connection failed, or replay cancelled the read. */
-function primaryCanAnswer(error: unknown): { down: boolean } | null {
-  if (isConnectionFailure(error)) return { down: true };
-  const code = (error as { code?: unknown } | undefined)?.code;
-  if (code === 'CONNECTION_DESTROYED') return { down: true };
-  // 40001: "canceling statement due to conflict with recovery"; POOL_WAIT_TIMEOUT: every replica connection busy.
-  if (code === '40001' || code === 'POOL_WAIT_TIMEOUT') return { down: false };
+function primaryCanAnswer(error: unknown): { down: boolean; cause: unknown } | null {
+  // Drizzle wraps what the driver threw (as `cause`).
+  for (let current = error, depth = 0; current && depth < 3; current = (current as Error).cause, depth += 1) {
+    if (isConnectionFailure(current)) return { down: true, cause: current };
+    const code = (current as { code?: unknown }).code;
+    if (code === 'CONNECTION_DESTROYED') return { down: true, cause: current };
+    // 40001: "canceling statement due to conflict with recovery"; POOL_WAIT_TIMEOUT: every replica connection busy.
+    if (code === '40001' || code === 'POOL_WAIT_TIMEOUT') return { down: false, cause: current };
+  }
   return null;
 }
 
@@ -130,7 +145,7 @@ export function createReadRouting(
   const onReplicaFailure = (error: unknown): boolean => {
     const verdict = primaryCanAnswer(error);
     if (!verdict) return false;
-    if (verdict.down) moveTo('down', error);
+    if (verdict.down) moveTo('down', verdict.cause);
     events.readOnPrimary?.('failover');
     return true;
   };
@@ -158,7 +173,7 @@ export function createReadRouting(
         moveTo(replayed === null ? 'not-a-standby' : 'serving');
       } catch (error) {
         probe = undefined;
-        if (primaryCanAnswer(error)) moveTo('down', error);
+        moveTo('down', primaryCanAnswer(error)?.cause ?? error);
       }
       if (state === 'down' || state === 'not-a-standby') probeSoon();
     }, probeMs);
@@ -171,9 +186,9 @@ export function createReadRouting(
     try {
       const [row] = await queryRows<{ lsn: string }>(
         primary.db,
-        sql`select pg_current_wal_lsn()::text as lsn`,
+        sql`select pg_current_wal_insert_lsn()::text as lsn`,
       );
-      target = parseLsn(row!.lsn);
+      target = recordEndAt(parseLsn(row!.lsn));
     } catch {
       // The primary cannot say where it is: nothing new is announced without it, so the replica serves.
       return replicaDb;
@@ -184,8 +199,8 @@ export function createReadRouting(
       try {
         replayed = await replayPosition();
       } catch (error) {
-        if (!primaryCanAnswer(error)) throw error;
-        moveTo('down', error);
+        // Whatever the replica answers instead of its position, it cannot be fenced: the primary serves.
+        moveTo('down', primaryCanAnswer(error)?.cause ?? error);
         return primaryFor('down');
       }
       if (replayed === null) {
