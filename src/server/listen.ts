@@ -69,11 +69,9 @@ export async function startServer(
   });
   services.readiness.accepting = true;
   const address = server.address() as AddressInfo;
-  // The embedded store admits this process only: the token commands ask it over a socket only its user can open.
+  // The embedded store admits this process only: the CLI asks it over a socket only its user can open.
   const adminSocket =
-    handle.driver.kind === 'pglite'
-      ? await openAdminSocket(handle.driver.dataDir, handle.db, plans)
-      : undefined;
+    handle.driver.kind === 'pglite' ? await openAdminSocket(handle.driver.dataDir, handle, plans) : undefined;
 
   const reconcileActivity = activityReconciler(handle.db);
   const refresher =

@@ -17,7 +17,8 @@ import {
   stopProcess,
 } from '../reliability/support/server-process.ts';
 import { runCli } from '../support/cli.ts';
-import { needsPgbouncer, type Pgbouncer, startPgbouncer } from './support/pgbouncer.ts';
+import { needsPgbouncer } from './support/needs-pgbouncer.ts';
+import { type Pgbouncer, startPgbouncer } from './support/pgbouncer.ts';
 
 /**
  * Two orgraph processes behind a stock PgBouncer in transaction mode, each with DATABASE_DIRECT_URL for what needs

@@ -6,7 +6,8 @@ import { openDatabase, queryRows } from '../../src/db/database.ts';
 import { migrateDatabase } from '../../src/db/migrate.ts';
 import { createScratchDatabase, type ScratchDatabase } from '../reliability/support/scratch-postgres.ts';
 import { runCli } from '../support/cli.ts';
-import { needsPgbouncer, type Pgbouncer, startPgbouncer } from './support/pgbouncer.ts';
+import { needsPgbouncer } from './support/needs-pgbouncer.ts';
+import { type Pgbouncer, startPgbouncer } from './support/pgbouncer.ts';
 
 /**
  * orgraph behind a stock PgBouncer in each pool mode: what goes in the startup message, the statement timeout,

@@ -65,6 +65,10 @@ export const organisationsTable = pgTable(
       t.hasActivity,
     ),
     index('organisations_status').on(t.status),
+    // Resolving a list (src/domain/resolve): the name's key without legal forms, case, accents or word order, looked
+    // up exactly, and its trigrams for the names a typo keeps apart (migration 0029).
+    index('organisations_match_key').on(sql`orgraph_organisation_key(${t.name})`),
+    index('organisations_match_key_trgm').using('gin', sql`orgraph_organisation_key(${t.name}) gin_trgm_ops`),
   ],
 );
 
@@ -207,7 +211,10 @@ export const organisationAliasesTable = pgTable(
     startDate: date({ mode: 'string' }),
     endDate: date({ mode: 'string' }),
   },
-  (t) => [index().on(t.organisationReference)],
+  (t) => [
+    index().on(t.organisationReference),
+    index('organisation_aliases_match_key').on(sql`orgraph_organisation_key(${t.name})`),
+  ],
 );
 
 export const organisationTickersTable = pgTable(
@@ -224,7 +231,10 @@ export const organisationTickersTable = pgTable(
     status: text().notNull(),
     isPrimaryListing: boolean().notNull(),
   },
-  (t) => [index().on(t.organisationReference)],
+  (t) => [
+    index().on(t.organisationReference),
+    index('organisation_tickers_symbol').on(sql`upper(${t.value})`),
+  ],
 );
 
 export const organisationDomainsTable = pgTable(
@@ -238,7 +248,10 @@ export const organisationDomainsTable = pgTable(
     confidenceScore: real().notNull(),
     isValid: boolean().notNull(),
   },
-  (t) => [index().on(t.organisationReference)],
+  (t) => [
+    index().on(t.organisationReference),
+    index('organisation_domains_domain').on(sql`lower(${t.domain})`),
+  ],
 );
 
 export const organisationPhonesTable = pgTable(

@@ -4,7 +4,6 @@ import { chown, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, beforeEach } from 'vitest';
 
 /** Where Debian's package puts the binary (outside a non-root PATH), else the PATH's. */
 function findBinary(): string | undefined {
@@ -18,21 +17,6 @@ function findBinary(): string | undefined {
 }
 
 export const pgbouncerBinary = findBinary();
-
-/**
- * Skips the enclosing suite, with the reason, when PgBouncer is not installed; under ORGRAPH_TEST_REQUIRE_SERVICES=1
- * (CI, whose .ci/run installs it) its absence fails the suite instead. Returns whether it is there.
- */
-export function needsPgbouncer(): boolean {
-  if (pgbouncerBinary) return true;
-  const reason = 'PgBouncer is not installed (apt-get install -y pgbouncer, or set PGBOUNCER_PATH)';
-  if (process.env.ORGRAPH_TEST_REQUIRE_SERVICES === '1') {
-    beforeAll(() => {
-      throw new Error(reason);
-    });
-  } else beforeEach(({ skip }) => skip(reason));
-  return false;
-}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -56,12 +40,14 @@ export interface Pgbouncer {
 /**
  * Runs a PgBouncer of its own on a free loopback port in front of the PostgreSQL server of `serverUrl`, its
  * configuration in a temporary directory: `pool_mode` as asked, every database of the server, and PgBouncer's
- * stock settings otherwise, so startup parameters it does not track are refused, as a stock installation does.
+ * stock settings otherwise, so startup parameters it does not track are refused, as a stock installation does
+ * (unless named in `ignoreStartupParameters`, the workaround operators reach for, for measuring the old behaviour).
  * As root it runs as the `postgres` user (PgBouncer refuses to run as root).
  */
 export async function startPgbouncer(
   serverUrl: string,
   poolMode: 'transaction' | 'session',
+  options: { ignoreStartupParameters?: string[] } = {},
 ): Promise<Pgbouncer> {
   if (!pgbouncerBinary) throw new Error('PgBouncer is not installed');
   const server = new URL(serverUrl);
@@ -83,6 +69,9 @@ export async function startPgbouncer(
       'auth_type = trust',
       `auth_file = ${join(directory, 'users.txt')}`,
       `pool_mode = ${poolMode}`,
+      ...(options.ignoreStartupParameters
+        ? [`ignore_startup_parameters = ${options.ignoreStartupParameters.join(',')}`]
+        : []),
       `logfile = ${join(directory, 'pgbouncer.log')}`,
       ...(asRoot ? ['user = postgres'] : []),
       '',

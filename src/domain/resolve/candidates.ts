@@ -1,0 +1,203 @@
+import { sql } from 'drizzle-orm';
+import { type Database, queryRows } from '../../db/database.ts';
+import { parseJson } from '../../db/json-rows.ts';
+import type { OrganisationDetails, OrganisationQuery, ProfileDetails, ProfileQuery } from './evidence.ts';
+
+/** At most this many records per input and per way of finding them. */
+const perLookup = 8;
+/** Written into the text: a limit sent as a parameter left the planner without it. */
+const lookupLimit = sql.raw(String(perLookup));
+
+/**
+ * Every input's candidates in one statement: records whose name or alias has the input name's key, whose domain is
+ * the input's host or whose ticker is its symbol (each an index probe of migration 0029), and, for a name that none
+ * of these found, the names closest to it by trigrams. Returns (input position, reference) pairs.
+ */
+export async function findOrganisationCandidates(
+  db: Database,
+  queries: OrganisationQuery[],
+): Promise<Map<number, string[]>> {
+  const inputs = queries.map((query, position) => ({
+    p: position,
+    n: query.name?.input ?? null,
+    h: query.host?.host ?? null,
+    t: query.ticker?.ticker?.symbol ?? null,
+  }));
+  if (inputs.every((input) => !input.n && !input.h && !input.t)) return new Map();
+  const rows = await queryRows<{ p: number; reference: string }>(
+    db,
+    sql`with input as materialized (
+      select i.p, orgraph_organisation_key(i.n) as key, i.h, i.t
+        from jsonb_to_recordset(${JSON.stringify(inputs)}::jsonb) as i(p int, n text, h text, t text)
+    ), found as (
+      select i.p, c.reference from input i cross join lateral (
+        select o.reference from organisations o where orgraph_organisation_key(o.name) = i.key limit ${lookupLimit}
+      ) c where i.key <> ''
+      union
+      select i.p, c.reference from input i cross join lateral (
+        select a.organisation_reference as reference from organisation_aliases a
+          where orgraph_organisation_key(a.name) = i.key limit ${lookupLimit}
+      ) c where i.key <> ''
+      union
+      select i.p, c.reference from input i cross join lateral (
+        select d.organisation_reference as reference from organisation_domains d where lower(d.domain) = i.h
+          limit ${lookupLimit}
+      ) c
+      union
+      select i.p, c.reference from input i cross join lateral (
+        select t.organisation_reference as reference from organisation_tickers t where upper(t.value) = i.t
+          limit ${lookupLimit}
+      ) c
+    )
+    select p, reference::text from found
+    union all
+    select i.p, c.reference::text from input i cross join lateral (
+      select o.reference from organisations o where orgraph_organisation_key(o.name) % i.key
+        order by similarity(orgraph_organisation_key(o.name), i.key) desc, o.reference limit ${lookupLimit}
+    ) c where i.key <> '' and not exists (select from found f where f.p = i.p)`,
+  );
+  return groupByInput(rows);
+}
+
+/** The records of the candidates: names, aliases with their end, domains, tickers and the company address. */
+export async function readOrganisationDetails(
+  db: Database,
+  references: string[],
+): Promise<Map<string, OrganisationDetails>> {
+  if (references.length === 0) return new Map();
+  const rows = await queryRows<{
+    reference: string;
+    name: string;
+    aliases: unknown;
+    domains: unknown;
+    tickers: unknown;
+    country: string | null;
+    city: string | null;
+  }>(
+    db,
+    sql`select o.reference::text, o.name,
+        (select json_agg(json_build_object('name', a.name, 'endDate', a.end_date) order by a.name)
+          from organisation_aliases a where a.organisation_reference = o.reference) as aliases,
+        (select json_agg(d.domain order by d.is_valid desc, d.confidence_score desc, d.domain)
+          from organisation_domains d where d.organisation_reference = o.reference) as domains,
+        (select json_agg(json_build_object('value', t.value, 'exchangeCode', t.exchange_code,
+            'exchangeName', t.exchange_name) order by t.is_primary_listing desc, t.value)
+          from organisation_tickers t where t.organisation_reference = o.reference) as tickers,
+        ad.country, ad.city
+      from organisations o
+      left join organisation_addresses ad on ad.organisation_reference = o.reference and ad.kind = 'company'
+      where o.reference = any(array(select jsonb_array_elements_text(${JSON.stringify(references)}::jsonb)::uuid))`,
+  );
+  return new Map(
+    rows.map((row) => [
+      row.reference,
+      {
+        reference: row.reference,
+        name: row.name,
+        aliases: (parseJson(row.aliases) as OrganisationDetails['aliases'] | null) ?? [],
+        domains: (parseJson(row.domains) as string[] | null) ?? [],
+        tickers: (parseJson(row.tickers) as OrganisationDetails['tickers'] | null) ?? [],
+        country: row.country,
+        city: row.city,
+      },
+    ]),
+  );
+}
+
+/**
+ * Every input's candidate people in one statement: by the name's key, the LinkedIn handle or the e-mail address
+ * (index probes of migration 0029) and, for a name none of these found, the closest full names by trigrams.
+ */
+export async function findProfileCandidates(
+  db: Database,
+  queries: ProfileQuery[],
+): Promise<Map<number, string[]>> {
+  const inputs = queries.map((query, position) => ({
+    p: position,
+    n: query.name?.input ?? null,
+    l: query.linkedin?.handle ?? null,
+    e: query.email?.value ?? null,
+  }));
+  if (inputs.every((input) => !input.n && !input.l && !input.e)) return new Map();
+  const rows = await queryRows<{ p: number; reference: string }>(
+    db,
+    sql`with input as materialized (
+      select i.p, orgraph_person_key(i.n) as key, i.n, i.l, i.e
+        from jsonb_to_recordset(${JSON.stringify(inputs)}::jsonb) as i(p int, n text, l text, e text)
+    ), found as (
+      select i.p, c.reference from input i cross join lateral (
+        select pr.reference from profiles pr where orgraph_person_key(pr.full_name) = i.key limit ${lookupLimit}
+      ) c where i.key <> ''
+      union
+      select i.p, c.reference from input i cross join lateral (
+        select pr.reference from profiles pr where orgraph_linkedin_handle(pr.linkedin_url) = i.l limit ${lookupLimit}
+      ) c
+      union
+      select i.p, c.reference from input i cross join lateral (
+        select m.profile_reference as reference from profile_emails m where lower(m.value) = i.e limit ${lookupLimit}
+      ) c
+    )
+    select p, reference::text from found
+    union all
+    select i.p, c.reference::text from input i cross join lateral (
+      select pr.reference from profiles pr where pr.full_name % i.n
+        order by similarity(pr.full_name, i.n) desc, pr.reference limit ${lookupLimit}
+    ) c where i.key <> '' and not exists (select from found f where f.p = i.p)`,
+  );
+  return groupByInput(rows);
+}
+
+/** The people of the candidates: names, LinkedIn URL, e-mails and roles with their organisations' names. */
+export async function readProfileDetails(
+  db: Database,
+  references: string[],
+): Promise<Map<string, ProfileDetails>> {
+  if (references.length === 0) return new Map();
+  const rows = await queryRows<{
+    reference: string;
+    fullName: string;
+    firstName: string;
+    lastName: string;
+    linkedinUrl: string | null;
+    emails: unknown;
+    roles: unknown;
+  }>(
+    db,
+    sql`select pr.reference::text, pr.full_name as "fullName", pr.first_name as "firstName",
+        pr.last_name as "lastName", pr.linkedin_url as "linkedinUrl",
+        (select json_agg(m.value order by m.is_valid desc, m.confidence_score desc, m.value)
+          from profile_emails m where m.profile_reference = pr.reference) as emails,
+        (select json_agg(json_build_object('organisationReference', x.organisation_reference,
+            'organisationName', o.name, 'title', x.occupation_title, 'current', x.end_date is null)
+            order by x.end_date desc nulls first, x.start_date desc nulls last)
+          from experiences x left join organisations o on o.reference = x.organisation_reference
+          where x.profile_reference = pr.reference) as roles
+      from profiles pr
+      where pr.reference = any(array(select jsonb_array_elements_text(${JSON.stringify(references)}::jsonb)::uuid))`,
+  );
+  return new Map(
+    rows.map((row) => [
+      row.reference,
+      {
+        reference: row.reference,
+        fullName: row.fullName,
+        firstName: row.firstName,
+        lastName: row.lastName,
+        linkedinUrl: row.linkedinUrl,
+        emails: (parseJson(row.emails) as string[] | null) ?? [],
+        roles: (parseJson(row.roles) as ProfileDetails['roles'] | null) ?? [],
+      },
+    ]),
+  );
+}
+
+function groupByInput(rows: { p: number; reference: string }[]): Map<number, string[]> {
+  const byInput = new Map<number, string[]>();
+  for (const row of rows) {
+    const position = Number(row.p);
+    const list = byInput.get(position) ?? [];
+    if (!list.includes(row.reference)) list.push(row.reference);
+    byInput.set(position, list);
+  }
+  return byInput;
+}
