@@ -519,6 +519,13 @@ export interface components {
                 };
             };
         };
+        /**
+         * Format: int64
+         * @description Page size, default 20. Any larger value is capped to 100, not refused: the page then holds at most 100 rows and `rows_per_page` says 100.
+         * @default 20
+         * @example 20
+         */
+        LimitUpTo100: number;
         OrganisationListRow: {
             /** Format: uuid */
             reference: string;
@@ -991,21 +998,17 @@ export interface components {
             /** @description Source articles, newest first. Empty when the caller's plan does not cover articles: embedded records follow the coverage of their own kind. */
             articles: components["schemas"]["MoveArticle"][];
         };
-        /** @description An organisation named by an event. */
-        MoveOrganisation: components["schemas"]["EventOrganisationRef"] & ({
+        MoveOrganisation: {
+            /** Format: uuid */
+            reference: string;
+            name: string;
             /** @description The organisation's tickers, the primary listing first. */
             listings: components["schemas"]["Ticker"][];
             addresses: {
                 company: components["schemas"]["OrganisationAddress"];
                 mailing: components["schemas"]["OrganisationAddress"];
             };
-        } | null);
-        /** @description An organisation named by an event. */
-        EventOrganisationRef: {
-            /** Format: uuid */
-            reference: string;
-            name: string;
-        };
+        } | null;
         MoveArticle: {
             /** Format: uuid */
             reference: string;
@@ -1044,7 +1047,7 @@ export interface components {
             data: components["schemas"]["FundingEventData"];
         };
         FundingEventData: {
-            organisation: components["schemas"]["EventOrganisationRef"] | null;
+            organisation: components["schemas"]["EventOrganisationRef"];
             /** @example Series A */
             round: string | null;
             /** @description The amount raised, in `currency_code`. */
@@ -1060,6 +1063,12 @@ export interface components {
                 role: string;
             }[];
         };
+        /** @description An organisation named by an event. */
+        EventOrganisationRef: {
+            /** Format: uuid */
+            reference: string;
+            name: string;
+        } | null;
         /** @description An event of type `deal`; `data` holds its fields. */
         DealEvent: {
             /** Format: uuid */
@@ -1086,9 +1095,9 @@ export interface components {
             data: components["schemas"]["DealEventData"];
         };
         DealEventData: {
-            organisation: components["schemas"]["EventOrganisationRef"] | null;
-            acquirer: components["schemas"]["EventOrganisationRef"] | null;
-            acquiree: components["schemas"]["EventOrganisationRef"] | null;
+            organisation: components["schemas"]["EventOrganisationRef"];
+            acquirer: components["schemas"]["EventOrganisationRef"];
+            acquiree: components["schemas"]["EventOrganisationRef"];
             deal: {
                 type: string;
                 status: string;
@@ -1133,7 +1142,7 @@ export interface components {
             data: components["schemas"]["PublicOfferingEventData"];
         };
         PublicOfferingEventData: {
-            organisation: components["schemas"]["EventOrganisationRef"] | null;
+            organisation: components["schemas"]["EventOrganisationRef"];
             offering: {
                 exchange: string;
                 ticker: string;
@@ -1177,7 +1186,7 @@ export interface components {
             data: components["schemas"]["ClientSummaryEventData"];
         };
         ClientSummaryEventData: {
-            organisation: components["schemas"]["EventOrganisationRef"] | null;
+            organisation: components["schemas"]["EventOrganisationRef"];
             currency_code: string | null;
             summary_type: string | null;
             /**
@@ -1194,6 +1203,13 @@ export interface components {
                 regulatory_assets_under_management: number | null;
             }[];
         };
+        /**
+         * Format: int64
+         * @description Page size, default 20. Any larger value is capped to 200, not refused: the page then holds at most 200 rows and `rows_per_page` says 200.
+         * @default 20
+         * @example 20
+         */
+        LimitUpTo200: number;
         FeedRow: {
             event_type: "FeedRow";
         } & (Omit<components["schemas"]["Event"], "event_type"> & {
@@ -1541,8 +1557,8 @@ export interface operations {
                 query: string;
                 /** @description 1-based page, at most 1000000; a page past the last is answered with an empty `success` list and the paging object of that page. */
                 page?: number;
-                /** @description Page size, default 20; values above 100 are capped to 100. */
-                limit?: number;
+                /** @description Page size, default 20. Any larger value is capped to 100, not refused: the page then holds at most 100 rows and `rows_per_page` says 100. */
+                limit?: components["schemas"]["LimitUpTo100"];
             };
             header?: never;
             path?: never;
@@ -1674,14 +1690,14 @@ export interface operations {
                 activity_type?: ("move" | "funding" | "public_offering" | "client_summary")[];
                 /** @description Only organisations with activity (of `activity_type`, when given) within the last 7, 30, 91 or 365 days. */
                 activity_period?: "week" | "month" | "quarter" | "year";
-                /** @description Lowest score on `score_dimension` (both or neither). */
+                /** @description Only organisations with a score of at least this on `score_dimension`; without it, on any dimension. */
                 score_min?: number;
-                /** @description The score `score_min` applies to; give both or neither (one alone gives 422). */
+                /** @description The score `score_min` applies to; without `score_min`, organisations scored on this dimension at all (every score is 1 to 100). */
                 score_dimension?: "growth_momentum" | "financial_strength" | "industry_health" | "management_strength" | "customer_sentiment" | "ipo_readiness" | "ma_attractiveness";
                 /** @description 1-based page, at most 1000000; a page past the last is answered with an empty `success` list and the paging object of that page. */
                 page?: number;
-                /** @description Page size, default 20; values above 100 are capped to 100. */
-                limit?: number;
+                /** @description Page size, default 20. Any larger value is capped to 100, not refused: the page then holds at most 100 rows and `rows_per_page` says 100. */
+                limit?: components["schemas"]["LimitUpTo100"];
             };
             header?: never;
             path?: never;
@@ -1740,7 +1756,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description A parameter has the wrong type or a value outside its allowed set; also `score_min` without `score_dimension` or the reverse, an unknown country, a code that is no GICS classification, or an undeclared query parameter. */
+            /** @description A parameter has the wrong type or a value outside its allowed set; also an unknown country, a code that is no GICS classification, or an undeclared query parameter. */
             422: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
@@ -2168,8 +2184,8 @@ export interface operations {
                 profileType?: "business_owner" | "investment_advisor" | "broker" | "funding_participant" | "public_offering_participant";
                 /** @description 1-based page, at most 1000000; a page past the last is answered with an empty `success` list and the paging object of that page. */
                 page?: number;
-                /** @description Page size, default 20; values above 100 are capped to 100. */
-                limit?: number;
+                /** @description Page size, default 20. Any larger value is capped to 100, not refused: the page then holds at most 100 rows and `rows_per_page` says 100. */
+                limit?: components["schemas"]["LimitUpTo100"];
             };
             header?: never;
             path?: never;
@@ -2410,8 +2426,8 @@ export interface operations {
                 collapse?: "latest" | "none";
                 /** @description 1-based page, at most 1000000; a page past the last is answered with an empty `success` list and the paging object of that page. */
                 page?: number;
-                /** @description Page size, default 20; values above 100 are capped to 100. */
-                limit?: number;
+                /** @description Page size, default 20. Any larger value is capped to 100, not refused: the page then holds at most 100 rows and `rows_per_page` says 100. */
+                limit?: components["schemas"]["LimitUpTo100"];
             };
             header?: never;
             path: {
@@ -2903,12 +2919,12 @@ export interface operations {
                 profileReference?: string;
                 /** @description Only events published at or after this instant (a date means midnight UTC). */
                 published_after?: string;
-                /** @description Only events published strictly before this instant (a date means midnight UTC). Must not be earlier than `published_after`. */
+                /** @description Only events published strictly before this instant (a date means midnight UTC). A window that ends at or before its start (`published_after`) holds no event: the page is empty. */
                 published_before?: string;
                 /** @description 1-based page, at most 1000000; a page past the last is answered with an empty `success` list and the paging object of that page. */
                 page?: number;
-                /** @description Page size, default 20; values above 200 are capped to 200. */
-                limit?: number;
+                /** @description Page size, default 20. Any larger value is capped to 200, not refused: the page then holds at most 200 rows and `rows_per_page` says 200. */
+                limit?: components["schemas"]["LimitUpTo200"];
             };
             header?: never;
             path?: never;
@@ -3046,8 +3062,8 @@ export interface operations {
             query?: {
                 /** @description A cursor from this feed (a row’s `cursor` or `meta.cursor`). Omitted: from now. */
                 after?: string;
-                /** @description Page size, default 20; values above 100 are capped to 100. */
-                limit?: number;
+                /** @description Page size, default 20. Any larger value is capped to 100, not refused: the page then holds at most 100 rows and `rows_per_page` says 100. */
+                limit?: components["schemas"]["LimitUpTo100"];
             };
             header?: never;
             path: {
@@ -3174,8 +3190,8 @@ export interface operations {
             query?: {
                 /** @description 1-based page, at most 1000000; a page past the last is answered with an empty `success` list and the paging object of that page. */
                 page?: number;
-                /** @description Page size, default 20; values above 100 are capped to 100. */
-                limit?: number;
+                /** @description Page size, default 20. Any larger value is capped to 100, not refused: the page then holds at most 100 rows and `rows_per_page` says 100. */
+                limit?: components["schemas"]["LimitUpTo100"];
             };
             header?: never;
             path?: never;
@@ -3553,8 +3569,8 @@ export interface operations {
             query?: {
                 /** @description 1-based page, at most 1000000; a page past the last is answered with an empty `success` list and the paging object of that page. */
                 page?: number;
-                /** @description Page size, default 20; values above 100 are capped to 100. */
-                limit?: number;
+                /** @description Page size, default 20. Any larger value is capped to 100, not refused: the page then holds at most 100 rows and `rows_per_page` says 100. */
+                limit?: components["schemas"]["LimitUpTo100"];
             };
             header?: never;
             path: {
