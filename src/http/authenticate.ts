@@ -22,11 +22,17 @@ function tooManyFailures(c: Context<AppEnv>, state: QuotaState): RequestError {
  * Resolves the bearer token to a viewer and builds the request context; 401 when there is none. A refused token
  * counts against its client address (`quotas.authFailures`): once the address has spent its budget, tokens from
  * it that are not already known to this instance are answered 429 without a lookup until the window ends. A
- * token that cannot exist (its checksum does not match) is refused without a lookup too.
+ * token that cannot exist (its checksum does not match) is refused without a lookup too. `tokenOf` reads the token
+ * from elsewhere than the `Authorization` header, for a client that cannot send one (the reconciliation path).
  */
-export function authenticate(services: AppServices, quotas: Quotas): MiddlewareHandler<AppEnv> {
+export function authenticate(
+  services: AppServices,
+  quotas: Quotas,
+  tokenOf: (c: Context<AppEnv>) => string | null | undefined = (c) =>
+    bearerToken(c.req.header('Authorization')),
+): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const token = bearerToken(c.req.header('Authorization'));
+    const token = tokenOf(c);
     if (!token) {
       throw new RequestError('UNAUTHENTICATED', 'Send a bearer token: Authorization: Bearer <token>.');
     }
