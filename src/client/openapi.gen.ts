@@ -479,6 +479,13 @@ export interface components {
                 };
             };
         };
+        /**
+         * Format: int64
+         * @description Page size, default 20. Any larger value is capped to 100, not refused: the page then holds at most 100 rows and `rows_per_page` says 100.
+         * @default 20
+         * @example 20
+         */
+        LimitUpTo100: number;
         OrganisationListRow: {
             /** Format: uuid */
             reference: string;
@@ -951,21 +958,17 @@ export interface components {
             /** @description Source articles, newest first. Empty when the caller's plan does not cover articles: embedded records follow the coverage of their own kind. */
             articles: components["schemas"]["MoveArticle"][];
         };
-        /** @description An organisation named by an event. */
-        MoveOrganisation: components["schemas"]["EventOrganisationRef"] & ({
+        MoveOrganisation: {
+            /** Format: uuid */
+            reference: string;
+            name: string;
             /** @description The organisation's tickers, the primary listing first. */
             listings: components["schemas"]["Ticker"][];
             addresses: {
                 company: components["schemas"]["OrganisationAddress"];
                 mailing: components["schemas"]["OrganisationAddress"];
             };
-        } | null);
-        /** @description An organisation named by an event. */
-        EventOrganisationRef: {
-            /** Format: uuid */
-            reference: string;
-            name: string;
-        };
+        } | null;
         MoveArticle: {
             /** Format: uuid */
             reference: string;
@@ -1004,7 +1007,7 @@ export interface components {
             data: components["schemas"]["FundingEventData"];
         };
         FundingEventData: {
-            organisation: components["schemas"]["EventOrganisationRef"] | null;
+            organisation: components["schemas"]["EventOrganisationRef"];
             /** @example Series A */
             round: string | null;
             /** @description The amount raised, in `currency_code`. */
@@ -1020,6 +1023,12 @@ export interface components {
                 role: string;
             }[];
         };
+        /** @description An organisation named by an event. */
+        EventOrganisationRef: {
+            /** Format: uuid */
+            reference: string;
+            name: string;
+        } | null;
         /** @description An event of type `deal`; `data` holds its fields. */
         DealEvent: {
             /** Format: uuid */
@@ -1046,9 +1055,9 @@ export interface components {
             data: components["schemas"]["DealEventData"];
         };
         DealEventData: {
-            organisation: components["schemas"]["EventOrganisationRef"] | null;
-            acquirer: components["schemas"]["EventOrganisationRef"] | null;
-            acquiree: components["schemas"]["EventOrganisationRef"] | null;
+            organisation: components["schemas"]["EventOrganisationRef"];
+            acquirer: components["schemas"]["EventOrganisationRef"];
+            acquiree: components["schemas"]["EventOrganisationRef"];
             deal: {
                 type: string;
                 status: string;
@@ -1093,7 +1102,7 @@ export interface components {
             data: components["schemas"]["PublicOfferingEventData"];
         };
         PublicOfferingEventData: {
-            organisation: components["schemas"]["EventOrganisationRef"] | null;
+            organisation: components["schemas"]["EventOrganisationRef"];
             offering: {
                 exchange: string;
                 ticker: string;
@@ -1137,7 +1146,7 @@ export interface components {
             data: components["schemas"]["ClientSummaryEventData"];
         };
         ClientSummaryEventData: {
-            organisation: components["schemas"]["EventOrganisationRef"] | null;
+            organisation: components["schemas"]["EventOrganisationRef"];
             currency_code: string | null;
             summary_type: string | null;
             /**
@@ -1154,6 +1163,13 @@ export interface components {
                 regulatory_assets_under_management: number | null;
             }[];
         };
+        /**
+         * Format: int64
+         * @description Page size, default 20. Any larger value is capped to 200, not refused: the page then holds at most 200 rows and `rows_per_page` says 200.
+         * @default 20
+         * @example 20
+         */
+        LimitUpTo200: number;
         FeedRow: {
             event_type: "FeedRow";
         } & (Omit<components["schemas"]["Event"], "event_type"> & {
@@ -1383,8 +1399,8 @@ export interface operations {
                 query: string;
                 /** @description 1-based page, at most 1000000; a page past the last is answered with an empty `success` list and the paging object of that page. */
                 page?: number;
-                /** @description Page size, default 20; values above 100 are capped to 100. */
-                limit?: number;
+                /** @description Page size, default 20. Any larger value is capped to 100, not refused: the page then holds at most 100 rows and `rows_per_page` says 100. */
+                limit?: components["schemas"]["LimitUpTo100"];
             };
             header?: never;
             path?: never;
@@ -1516,14 +1532,14 @@ export interface operations {
                 activity_type?: ("move" | "funding" | "public_offering" | "client_summary")[];
                 /** @description Only organisations with activity (of `activity_type`, when given) within the last 7, 30, 91 or 365 days. */
                 activity_period?: "week" | "month" | "quarter" | "year";
-                /** @description Lowest score on `score_dimension` (both or neither). */
+                /** @description Only organisations with a score of at least this on `score_dimension`; without it, on any dimension. */
                 score_min?: number;
-                /** @description The score `score_min` applies to; give both or neither (one alone gives 422). */
+                /** @description The score `score_min` applies to; without `score_min`, organisations scored on this dimension at all (every score is 1 to 100). */
                 score_dimension?: "growth_momentum" | "financial_strength" | "industry_health" | "management_strength" | "customer_sentiment" | "ipo_readiness" | "ma_attractiveness";
                 /** @description 1-based page, at most 1000000; a page past the last is answered with an empty `success` list and the paging object of that page. */
                 page?: number;
-                /** @description Page size, default 20; values above 100 are capped to 100. */
-                limit?: number;
+                /** @description Page size, default 20. Any larger value is capped to 100, not refused: the page then holds at most 100 rows and `rows_per_page` says 100. */
+                limit?: components["schemas"]["LimitUpTo100"];
             };
             header?: never;
             path?: never;
@@ -1582,7 +1598,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description A parameter has the wrong type or a value outside its allowed set; also `score_min` without `score_dimension` or the reverse, an unknown country, a code that is no GICS classification, or an undeclared query parameter. */
+            /** @description A parameter has the wrong type or a value outside its allowed set; also an unknown country, a code that is no GICS classification, or an undeclared query parameter. */
             422: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
@@ -2010,8 +2026,8 @@ export interface operations {
                 profileType?: "business_owner" | "investment_advisor" | "broker" | "funding_participant" | "public_offering_participant";
                 /** @description 1-based page, at most 1000000; a page past the last is answered with an empty `success` list and the paging object of that page. */
                 page?: number;
-                /** @description Page size, default 20; values above 100 are capped to 100. */
-                limit?: number;
+                /** @description Page size, default 20. Any larger value is capped to 100, not refused: the page then holds at most 100 rows and `rows_per_page` says 100. */
+                limit?: components["schemas"]["LimitUpTo100"];
             };
             header?: never;
             path?: never;
@@ -2252,8 +2268,8 @@ export interface operations {
                 collapse?: "latest" | "none";
                 /** @description 1-based page, at most 1000000; a page past the last is answered with an empty `success` list and the paging object of that page. */
                 page?: number;
-                /** @description Page size, default 20; values above 100 are capped to 100. */
-                limit?: number;
+                /** @description Page size, default 20. Any larger value is capped to 100, not refused: the page then holds at most 100 rows and `rows_per_page` says 100. */
+                limit?: components["schemas"]["LimitUpTo100"];
             };
             header?: never;
             path: {
@@ -2745,12 +2761,12 @@ export interface operations {
                 profileReference?: string;
                 /** @description Only events published at or after this instant (a date means midnight UTC). */
                 published_after?: string;
-                /** @description Only events published strictly before this instant (a date means midnight UTC). Must not be earlier than `published_after`. */
+                /** @description Only events published strictly before this instant (a date means midnight UTC). A window that ends at or before its start (`published_after`) holds no event: the page is empty. */
                 published_before?: string;
                 /** @description 1-based page, at most 1000000; a page past the last is answered with an empty `success` list and the paging object of that page. */
                 page?: number;
-                /** @description Page size, default 20; values above 200 are capped to 200. */
-                limit?: number;
+                /** @description Page size, default 20. Any larger value is capped to 200, not refused: the page then holds at most 200 rows and `rows_per_page` says 200. */
+                limit?: components["schemas"]["LimitUpTo200"];
             };
             header?: never;
             path?: never;
@@ -2888,8 +2904,8 @@ export interface operations {
             query?: {
                 /** @description A cursor from this feed (a row’s `cursor` or `meta.cursor`). Omitted: from now. */
                 after?: string;
-                /** @description Page size, default 20; values above 100 are capped to 100. */
-                limit?: number;
+                /** @description Page size, default 20. Any larger value is capped to 100, not refused: the page then holds at most 100 rows and `rows_per_page` says 100. */
+                limit?: components["schemas"]["LimitUpTo100"];
             };
             header?: never;
             path: {
@@ -3016,8 +3032,8 @@ export interface operations {
             query?: {
                 /** @description 1-based page, at most 1000000; a page past the last is answered with an empty `success` list and the paging object of that page. */
                 page?: number;
-                /** @description Page size, default 20; values above 100 are capped to 100. */
-                limit?: number;
+                /** @description Page size, default 20. Any larger value is capped to 100, not refused: the page then holds at most 100 rows and `rows_per_page` says 100. */
+                limit?: components["schemas"]["LimitUpTo100"];
             };
             header?: never;
             path?: never;
@@ -3395,8 +3411,8 @@ export interface operations {
             query?: {
                 /** @description 1-based page, at most 1000000; a page past the last is answered with an empty `success` list and the paging object of that page. */
                 page?: number;
-                /** @description Page size, default 20; values above 100 are capped to 100. */
-                limit?: number;
+                /** @description Page size, default 20. Any larger value is capped to 100, not refused: the page then holds at most 100 rows and `rows_per_page` says 100. */
+                limit?: components["schemas"]["LimitUpTo100"];
             };
             header?: never;
             path: {

@@ -15,6 +15,7 @@ import {
   type ProfileArticle,
   type ProfileArticleKey,
 } from '../../domain/profiles/profile-articles.ts';
+import { type PlannedProfile, plannedExperiences } from '../../domain/read-plan.ts';
 import type { ProfileEmail } from '../../domain/records.ts';
 import { builder } from '../builder.ts';
 import { resolveKeysetConnection } from '../keyset.ts';
@@ -162,7 +163,8 @@ builder.node(ProfileRef, {
       extensions: { listSize: 10 },
       description:
         'Work history: current roles first, then by start date, newest first (unknown start dates last).',
-      resolve: (profile, _args, context) => context.loaders.experiencesByProfile.load(profile.reference),
+      resolve: (profile: PlannedProfile, _args, context) =>
+        profile[plannedExperiences] ?? context.loaders.experiencesByProfile.load(profile.reference),
     }),
     emails: t.field({
       type: [ProfileEmailRef],
