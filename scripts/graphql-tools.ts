@@ -1,59 +1,84 @@
 /**
  * The GraphQL tools whose dependencies need Node ≥ 22.15 (@graphql-eslint, GraphQL Code Generator's CLI) live in
  * `scripts/graphql-tools/`, with their own package.json and lock, so that `npm ci` stays warning-free on Node 20.
- * They are installed there on first use (`npm ci`, only the npm registry is needed) and run on the Node of
- * `npx -p node@24`, as the bench runs its PostGraphile peer.
+ * `npm run tools:setup` installs them (the npm registry is needed then, and only then) and records the Node they run
+ * on; the lint and the tests that use them never install anything, and say why they skip when they are absent.
  */
 
 import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const repositoryRoot = fileURLToPath(new URL('..', import.meta.url));
 export const toolsFolder = join(repositoryRoot, 'scripts/graphql-tools');
-const node24 = ['-y', '-p', 'node@24', '--'];
-/** Written after a successful install: the SHA-256 of the lock it installed, so a changed lock reinstalls. */
-const stamp = join(toolsFolder, 'node_modules/.orgraph-installed-lock');
+/** The oldest Node the tools' dependencies accept. */
+export const toolsNodeVersion = [22, 15] as const;
 
-function lockDigest(): string {
+/** What `tools:setup` writes after a successful install: the lock it installed and the Node to run the tools on. */
+export interface ToolsStamp {
+  lock: string;
+  node: string;
+}
+
+export const stampFile = (folder: string) => join(folder, 'node_modules/.orgraph-installed.json');
+
+export function lockDigest(folder: string): string {
   return createHash('sha256')
-    .update(readFileSync(join(toolsFolder, 'package-lock.json')))
+    .update(readFileSync(join(folder, 'package-lock.json')))
     .digest('hex');
 }
 
-function npx(args: string[], cwd: string, timeoutMs: number): SpawnSyncReturns<string> {
-  return spawnSync('npx', [...node24, ...args], {
-    cwd,
-    encoding: 'utf8',
-    timeout: timeoutMs,
-    env: { ...process.env, NODE_OPTIONS: '', npm_config_update_notifier: 'false' },
-  });
+/** True when `version` (`process.versions.node`'s form) is at least the tools' Node. */
+export function nodeFitsTools(version: string): boolean {
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  const [needMajor, needMinor] = toolsNodeVersion;
+  return major > needMajor || (major === needMajor && minor >= needMinor);
 }
 
-/** Installs `scripts/graphql-tools/` (Node 24's npm, `npm ci`) unless its lock is the one installed. */
-export function ensureGraphqlTools(): void {
-  const digest = lockDigest();
-  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === digest) return;
-  process.stderr.write('Installing scripts/graphql-tools (npm ci on Node 24)...\n');
-  const install = npx(['npm', 'ci', '--no-audit', '--no-fund'], toolsFolder, 600_000);
-  if (install.status !== 0) {
-    throw new Error(`npm ci in scripts/graphql-tools failed:\n${install.stdout}${install.stderr}`);
+const setupHint = 'run `npm run tools:setup` once (it needs the npm registry)';
+
+/** Why the tools of `folder` cannot run, or undefined when they are installed from its current lock. */
+export function graphqlToolsMissing(folder: string = toolsFolder): string | undefined {
+  const file = stampFile(folder);
+  if (!existsSync(file)) return `the GraphQL tools are not installed in ${folder}; ${setupHint}`;
+  let stamp: Partial<ToolsStamp>;
+  try {
+    stamp = JSON.parse(readFileSync(file, 'utf8')) as Partial<ToolsStamp>;
+  } catch {
+    return `${file} is unreadable; ${setupHint}`;
   }
-  writeFileSync(stamp, digest);
+  if (stamp.lock !== lockDigest(folder)) {
+    return `the GraphQL tools in ${folder} were installed from another package-lock.json; ${setupHint}`;
+  }
+  if (!nodeFitsTools(process.versions.node) && !(stamp.node && existsSync(stamp.node))) {
+    return `the GraphQL tools need Node ≥ ${toolsNodeVersion.join('.')} and the one they were set up with (${stamp.node}) is gone; ${setupHint}`;
+  }
+  return undefined;
 }
 
-/** Runs a file of `scripts/graphql-tools/node_modules` (a tool's entry point) on Node 24, installing first. */
+/** The Node to run the tools on: this one when it is recent enough, else the one `tools:setup` recorded. */
+function toolsNode(folder: string): string {
+  if (nodeFitsTools(process.versions.node)) return process.execPath;
+  return (JSON.parse(readFileSync(stampFile(folder), 'utf8')) as ToolsStamp).node;
+}
+
+/**
+ * Runs a file of `scripts/graphql-tools/node_modules` (a tool's entry point) on a Node ≥ 22.15. Throws with the
+ * reason when the tools are not set up: callers check `graphqlToolsMissing()` first to skip instead.
+ */
 export function runGraphqlTool(
   entry: string,
   args: string[],
   options: { cwd?: string; timeoutMs?: number } = {},
 ): SpawnSyncReturns<string> {
-  ensureGraphqlTools();
-  return npx(
-    ['node', join(toolsFolder, 'node_modules', entry), ...args],
-    options.cwd ?? repositoryRoot,
-    options.timeoutMs ?? 300_000,
-  );
+  const missing = graphqlToolsMissing();
+  if (missing) throw new Error(missing);
+  return spawnSync(toolsNode(toolsFolder), [join(toolsFolder, 'node_modules', entry), ...args], {
+    cwd: options.cwd ?? repositoryRoot,
+    encoding: 'utf8',
+    timeout: options.timeoutMs ?? 300_000,
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
 }

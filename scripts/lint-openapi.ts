@@ -4,8 +4,7 @@
  * (0 errors) and Redocly's `recommended-strict` (0 problems). Run by `npm run lint`; exits non-zero on a finding.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildOpenApiDocument } from './generate-client.ts';
@@ -14,7 +13,9 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name: string) => join(root, 'node_modules/.bin', name);
 const ruleset = (name: string) => join(root, 'scripts/openapi-lint', name);
 
-const dir = mkdtempSync(join(tmpdir(), 'orgraph-openapi-'));
+// A fixed place, because the OWASP ruleset's overrides name the document by its path (spectral-owasp.yaml).
+const dir = join(root, 'node_modules/.cache/orgraph/openapi-lint');
+mkdirSync(dir, { recursive: true });
 const file = join(dir, 'openapi.json');
 writeFileSync(file, JSON.stringify(await buildOpenApiDocument(), null, 2));
 
@@ -55,6 +56,6 @@ try {
     if (!ok || process.env.VERBOSE) process.stdout.write(`${result.stdout}${result.stderr}\n`);
   }
 } finally {
-  rmSync(dir, { recursive: true, force: true });
+  rmSync(file, { force: true });
 }
 process.exit(failed ? 1 : 0);

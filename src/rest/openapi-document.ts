@@ -28,6 +28,10 @@ const tags = [
   { name: 'Events', description: 'Moves, funding rounds, deals, public offerings and client summaries.' },
   { name: 'Searches', description: 'Saved event searches (chips) and suggestions of filter values.' },
   {
+    name: 'Resolve',
+    description: 'A list of organisations or people matched to records, each row scored and explained.',
+  },
+  {
     name: 'Webhooks',
     description:
       'Signed deliveries of the new matches of a saved search to a URL of the caller (Standard Webhooks).',
@@ -215,11 +219,18 @@ export function finishOpenApiDocument(document: Json): Json {
   document.tags = tags;
   document.components ??= {};
   document.components.headers = headerComponents;
-  for (const schema of Object.values(document.components.schemas ?? {}))
-    walk(schema, (node) => {
-      nullableReferences(node);
-      defaultBounds(node);
-    });
+  // Components that are parameters' schemas (the capped `limit`) state their own bounds, as parameters do.
+  const parameterSchemas = new Set<string>();
+  for (const item of Object.values(document.paths ?? {}) as Json[])
+    for (const operation of Object.values(item) as Json[])
+      for (const parameter of operation.parameters ?? [])
+        if (parameter.schema?.$ref) parameterSchemas.add(parameter.schema.$ref.split('/').pop());
+  for (const [name, schema] of Object.entries(document.components.schemas ?? {}))
+    if (!parameterSchemas.has(name))
+      walk(schema, (node) => {
+        nullableReferences(node);
+        defaultBounds(node);
+      });
   for (const item of Object.values(document.paths ?? {}) as Json[]) {
     for (const operation of Object.values(item) as Json[]) {
       for (const parameter of operation.parameters ?? []) walk(parameter.schema, nullableReferences);

@@ -475,10 +475,17 @@ describe('GET /v1/events', () => {
     expect(body.status.messages.join(' ')).toContain(parameter);
   });
 
-  it('rejects a window whose start is after its end with 422', async () => {
-    const { status, body } = await list('?published_after=2026-02-01&published_before=2026-01-01');
-    expect(status).toBe(422);
-    expect(body.status.messages[0]).toContain('publication window is empty');
+  it('answers a window whose start is after its end, or is its end, with an empty page', async () => {
+    for (const window of [
+      'published_after=2026-02-01&published_before=2026-01-01',
+      'published_after=2024-05-01&published_before=2000-01-01T00:00:00Z',
+      'published_after=2026-01-01&published_before=2026-01-01',
+    ]) {
+      const { status, body } = await list(`?${window}`);
+      expect(status, window).toBe(200);
+      expect(body.success).toEqual([]);
+      expect(body.meta).toMatchObject({ total: 0, page: 1, total_pages: 1 });
+    }
   });
 
   it('answers 404 with a clear message for an unknown queryId', async () => {

@@ -25,6 +25,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   if (services.redisMissing) console.log(`skipping the tests that need Redis: ${services.redisMissing}`);
   if (services.chromiumMissing) console.log(`skipping the browser tests: ${services.chromiumMissing}`);
+  if (services.graphqlToolsMissing) {
+    console.log(`skipping the GraphQL Code Generator test: ${services.graphqlToolsMissing}`);
+  }
   try {
     const config = loadConfig({ ...process.env, DATA_DIR: process.env.DATA_DIR ?? '.test-data/embedded' });
     if (config.databaseUrl) {

@@ -1,5 +1,9 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import postgres from 'postgres';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { graphqlToolsMissing, lockDigest, stampFile } from '../../scripts/graphql-tools.ts';
 import { testServices } from './services.ts';
 import { findTestServices, startThrowawayPostgres } from './test-services.ts';
 
@@ -23,8 +27,10 @@ describe('the services the tests use', () => {
   });
 
   it('fails instead under ORGRAPH_TEST_REQUIRE_SERVICES=1', async () => {
-    await expect(findTestServices({ ...missing, ORGRAPH_TEST_REQUIRE_SERVICES: '1' })).rejects.toThrow(
-      /^ORGRAPH_TEST_REQUIRE_SERVICES=1, and: Redis at redis:\/\/127\.0\.0\.1:1 is unreachable .*; Chromium is not at \/nonexistent\/chromium/,
+    await expect(
+      findTestServices({ ...missing, ORGRAPH_TEST_REQUIRE_SERVICES: '1' }, '/nonexistent/tools'),
+    ).rejects.toThrow(
+      /^ORGRAPH_TEST_REQUIRE_SERVICES=1, and: Redis at redis:\/\/127\.0\.0\.1:1 is unreachable .*; Chromium is not at \/nonexistent\/chromium.*; the GraphQL tools are not installed in \/nonexistent\/tools; run `npm run tools:setup`/,
     );
   });
 
@@ -43,5 +49,24 @@ describe('the services the tests use', () => {
     const after = postgres(started.url, { max: 1, connect_timeout: 2, onnotice: () => {} });
     await expect(after`select 1`).rejects.toMatchObject({ code: 'ECONNREFUSED' });
     await after.end({ timeout: 0 });
+  });
+});
+
+describe('the GraphQL tools (scripts/graphql-tools), which the tests never install', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'orgraph-tools-'));
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+  writeFileSync(join(folder, 'package-lock.json'), '{"lockfileVersion":3}');
+
+  it('are missing until set up, then again when the lock changes, each time with the step that sets them up', () => {
+    expect(graphqlToolsMissing(folder)).toBe(
+      `the GraphQL tools are not installed in ${folder}; run \`npm run tools:setup\` once (it needs the npm registry)`,
+    );
+    mkdirSync(join(folder, 'node_modules'));
+    writeFileSync(stampFile(folder), JSON.stringify({ lock: lockDigest(folder), node: process.execPath }));
+    expect(graphqlToolsMissing(folder)).toBeUndefined();
+    writeFileSync(join(folder, 'package-lock.json'), '{"lockfileVersion":3,"packages":{}}');
+    expect(graphqlToolsMissing(folder)).toMatch(
+      /were installed from another package-lock\.json; run `npm run tools:setup`/,
+    );
   });
 });

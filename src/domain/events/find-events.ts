@@ -48,8 +48,8 @@ export function eventKeyOf(event: ListedEvent): EventKey {
 const publishKey = sql<string>`to_char(${eventsTable.publishDate} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 /**
- * Checks a filter and turns it into one condition; throws INVALID_PARAMETER for an empty publication
- * window and NOT_FOUND for an unknown saved search.
+ * Checks a filter and turns it into one condition; throws NOT_FOUND for an unknown saved search. A window whose
+ * start is after its end holds no event, like one whose start is its end: it is answered, empty, not refused.
  */
 export async function prepareEventFilter(db: Database, filter: EventFilter): Promise<PreparedEventFilter> {
   const { publishedAfter, publishedBefore } = filter;
@@ -62,11 +62,6 @@ export async function prepareEventFilter(db: Database, filter: EventFilter): Pro
     if (year !== undefined && (Number.isNaN(year) || year < 1 || year > 9999)) {
       throw invalidParameter(`The ${name} instant must fall within the years 0001 to 9999.`);
     }
-  }
-  if (publishedAfter && publishedBefore && publishedAfter.getTime() > publishedBefore.getTime()) {
-    throw invalidParameter(
-      `The publication window is empty: published after (${publishedAfter.toISOString()}) is later than published before (${publishedBefore.toISOString()}).`,
-    );
   }
   const conditions: (SQL | undefined)[] = [];
   if (filter.eventType) conditions.push(eq(eventsTable.type, filter.eventType));

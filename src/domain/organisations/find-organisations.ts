@@ -70,8 +70,8 @@ export interface OrganisationFilter {
   /** Activity of any of these types (in `activityPeriod` when it is given). */
   activityTypes?: readonly ActivityType[];
   activityPeriod?: ActivityPeriod;
-  /** A score of at least `min` (1 to 100) on `dimension`. */
-  score?: { dimension: ScoreDimension; min: number };
+  /** A score of at least `min` (1 to 100) on `dimension`, or on any dimension when none is named. */
+  score?: { dimension?: ScoreDimension | undefined; min: number };
 }
 
 /** The list's sort key: name, then reference to break ties. */
@@ -195,8 +195,9 @@ export function organisationConditions(
     if (!Number.isInteger(min) || min < 1 || min > 100) {
       throw invalidParameter(`The minimum score must be an integer from 1 to 100; got ${min}.`);
     }
+    const onDimension = dimension === undefined ? sql`` : sql` and sc.dimension = ${dimension}`;
     conditions.push(
-      sql`exists (select 1 from organisation_scores sc where sc.organisation_reference = ${o.reference} and sc.dimension = ${dimension} and sc.score >= ${min})`,
+      sql`exists (select 1 from organisation_scores sc where sc.organisation_reference = ${o.reference}${onDimension} and sc.score >= ${min})`,
     );
   }
 

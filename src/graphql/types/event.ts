@@ -321,7 +321,8 @@ const EventFilterInput = builder.inputType('EventFilter', {
     }),
     publishedBefore: t.field({
       type: 'DateTime',
-      description: 'Only events published strictly before this instant; not earlier than `publishedAfter`.',
+      description:
+        'Only events published strictly before this instant; at or before `publishedAfter` the window holds no event.',
     }),
   }),
 });

@@ -99,7 +99,7 @@ const listEventsQuery = z.object({
   ),
   published_before: instantParam(
     'published_before',
-    'Only events published strictly before this instant (a date means midnight UTC). Must not be earlier than `published_after`.',
+    'Only events published strictly before this instant (a date means midnight UTC). A window that ends at or before its start (`published_after`) holds no event: the page is empty.',
   ),
   ...pagingQuery(maxEventsLimit),
 });

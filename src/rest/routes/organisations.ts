@@ -1,5 +1,4 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { invalidParameter } from '../../domain/errors.ts';
 import {
   type ActivityType,
   activityPeriods,
@@ -157,11 +156,16 @@ const listQuery = z.object({
     activityPeriods as [string, ...string[]],
     'Only organisations with activity (of `activity_type`, when given) within the last 7, 30, 91 or 365 days.',
   ),
-  score_min: integerQuery('score_min', 1, 100, 'Lowest score on `score_dimension` (both or neither).'),
+  score_min: integerQuery(
+    'score_min',
+    1,
+    100,
+    'Only organisations with a score of at least this on `score_dimension`; without it, on any dimension.',
+  ),
   score_dimension: enumQuery(
     'score_dimension',
     scoreDimensions,
-    'The score `score_min` applies to; give both or neither (one alone gives 422).',
+    'The score `score_min` applies to; without `score_min`, organisations scored on this dimension at all (every score is 1 to 100).',
   ),
   ...pagingQuery(maxLimit),
 });
@@ -169,16 +173,6 @@ const listQuery = z.object({
 type ListQuery = z.infer<typeof listQuery>;
 
 function filterOf(query: ListQuery): OrganisationFilter {
-  if (query.score_min !== undefined && query.score_dimension === undefined) {
-    throw invalidParameter(
-      `Invalid query parameter \`score_dimension\`: required with score_min; ${oneOf(scoreDimensions)}.`,
-    );
-  }
-  if (query.score_dimension !== undefined && query.score_min === undefined) {
-    throw invalidParameter(
-      'Invalid query parameter `score_min`: required with score_dimension; an integer from 1 to 100.',
-    );
-  }
   return {
     name: query.name,
     showEmpty: query.show_empty === 'true',
@@ -191,9 +185,11 @@ function filterOf(query: ListQuery): OrganisationFilter {
     hasAum: query.has_raum,
     activityTypes: query.activity_type,
     activityPeriod: query.activity_period as OrganisationFilter['activityPeriod'],
+    // Each narrows on its own: a dimension alone means scored on it (every score is at least 1), a minimum
+    // alone means that high on any dimension.
     score:
-      query.score_min !== undefined && query.score_dimension !== undefined
-        ? { dimension: query.score_dimension, min: query.score_min }
+      query.score_min !== undefined || query.score_dimension !== undefined
+        ? { dimension: query.score_dimension, min: query.score_min ?? 1 }
         : undefined,
   };
 }
@@ -225,7 +221,7 @@ const listRoute = createRoute({
     ),
     ...commonErrorResponses,
     422: errorContent(
-      'A parameter has the wrong type or a value outside its allowed set; also `score_min` without `score_dimension` or the reverse, an unknown country, a code that is no GICS classification, or an undeclared query parameter.',
+      'A parameter has the wrong type or a value outside its allowed set; also an unknown country, a code that is no GICS classification, or an undeclared query parameter.',
     ),
   },
 });

@@ -17,8 +17,11 @@ const organisationRefSchema = z
   .object({ reference: z.uuid(), name: z.string() })
   .openapi('EventOrganisationRef', { description: 'An organisation named by an event.' });
 
-const moveOrganisationSchema = organisationRefSchema
-  .extend({
+// A whole object of its own rather than `organisationRefSchema.extend`: the extension of a named schema is
+// generated as `allOf [$ref, …]`, and its `.nullable()` then lands inside the `allOf`, where null cannot pass.
+const moveOrganisationSchema = z
+  .object({
+    ...organisationRefSchema.shape,
     listings: z
       .array(tickerSchema)
       .openapi({ description: "The organisation's tickers, the primary listing first." }),
