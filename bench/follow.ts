@@ -35,7 +35,7 @@ export async function runFollowBench(argv: string[]): Promise<void> {
     config,
     handle,
     db: handle.db,
-    readReplica: null,
+    reads: null,
     plans,
     readiness: { accepting: true },
     closing: new AbortController().signal,

@@ -277,6 +277,33 @@ export async function driverOrganisation(sql: postgres.Sql, reference: string): 
 
 // --- organisations(first: 20) → every role → person → all experiences → each one's organisation ---
 
+/** organisation → people → profile → experiences → organisation, and profile → articles → annotations. */
+export const nestedArticlesQuery = /* GraphQL */ `
+  query Nested($after: String) {
+    organisations(first: 20, after: $after, filter: { showEmpty: true }) {
+      edges {
+        node {
+          name
+          currentExecutives {
+            title
+            profile {
+              fullName
+              experiences { occupationTitle organisation { name } }
+              articles(first: 5) {
+                edges { node { article { title } about { summary text } by { summary text } } }
+              }
+            }
+          }
+          currentProfessionals {
+            profile { fullName experiences { organisation { name } } }
+          }
+          alumni { profile { fullName } }
+        }
+      }
+    }
+  }
+`;
+
 export const nestedRolesQuery = /* GraphQL */ `
   query NestedRoles($after: String) {
     organisations(first: 20, after: $after, filter: { showEmpty: true }) {

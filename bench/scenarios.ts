@@ -21,6 +21,7 @@ import {
   driverBrief,
   driverNestedRoles,
   driverOrganisation,
+  nestedArticlesQuery,
   nestedRolesQuery,
   normaliseBrief,
   normaliseNestedRoles,
@@ -204,33 +205,6 @@ const organisationQuery = /* GraphQL */ `
         mailing { city state country zipPostalCode }
       }
       clientSummary { currencyCode summaryType publishDate }
-    }
-  }
-`;
-
-/** organisation → people → profile → experiences → organisation, and profile → articles → annotations. */
-const nestedQuery = /* GraphQL */ `
-  query Nested($after: String) {
-    organisations(first: 20, after: $after, filter: { showEmpty: true }) {
-      edges {
-        node {
-          name
-          currentExecutives {
-            title
-            profile {
-              fullName
-              experiences { occupationTitle organisation { name } }
-              articles(first: 5) {
-                edges { node { article { title } about { summary text } by { summary text } } }
-              }
-            }
-          }
-          currentProfessionals {
-            profile { fullName experiences { organisation { name } } }
-          }
-          alumni { profile { fullName } }
-        }
-      }
     }
   }
 `;
@@ -508,7 +482,7 @@ export function createScenarios({ samples, queryId }: ScenarioSetup): Scenario[]
       growthChecked: false,
       request: (index) => {
         const { name, reference } = organisation(index);
-        return graphql(nestedQuery, { after: encodeCursor({ name, reference }) });
+        return graphql(nestedArticlesQuery, { after: encodeCursor({ name, reference }) });
       },
       direct: (db, index) => {
         const { name, reference } = organisation(index);

@@ -127,7 +127,7 @@ export async function runMaintenance(
     for (const statement of statements) await driver.client.exec(statement);
     return;
   }
-  const bulk = openBulkConnection(driver.client, {
+  const bulk = openBulkConnection(driver, {
     application_name: 'orgraph-seed',
     statement_timeout: options.statementTimeoutMs ?? defaultBulkTimeoutMs,
   });
@@ -156,7 +156,7 @@ export async function withBulkLoader<T>(
   options: BulkOptions = {},
 ): Promise<T> {
   if (driver.kind === 'pglite') return driver.client.transaction((tx) => work(pgliteLoader(tx)));
-  const bulk = openBulkConnection(driver.client, {
+  const bulk = openBulkConnection(driver, {
     application_name: 'orgraph-seed',
     statement_timeout: options.statementTimeoutMs ?? defaultBulkTimeoutMs,
   });

@@ -34,6 +34,9 @@ const postgresUrl = z
 const variables: Record<string, string> = {
   databaseUrl: 'DATABASE_URL',
   databaseReadUrl: 'DATABASE_READ_URL',
+  readMaxLagMs: 'DATABASE_READ_MAX_LAG_MS',
+  databaseDirectUrl: 'DATABASE_DIRECT_URL',
+  databasePooler: 'DATABASE_POOLER',
   dataDir: 'DATA_DIR',
   poolMax: 'DATABASE_POOL_MAX',
   poolWaitMs: 'DATABASE_POOL_WAIT_MS',
@@ -58,6 +61,21 @@ const configSchema = z.object({
   databaseUrl: postgresUrl.optional(),
   /** A read replica of `databaseUrl`: every read goes there, writes (saved searches) and tokens go to the primary. */
   databaseReadUrl: postgresUrl.optional(),
+  /**
+   * The longest a request waits for the replica to replay what the primary had when the request arrived; past it
+   * the replica counts as lagging and reads go to the primary (src/db/read-routing.ts).
+   */
+  readMaxLagMs: integer(100, 0),
+  /**
+   * The same database without a pooler in between, for what needs a session of its own: migrations (their lock),
+   * LISTEN (token revocation, subscriptions, webhooks) and the import (temporary tables). Unset: DATABASE_URL.
+   */
+  databaseDirectUrl: postgresUrl.optional(),
+  /**
+   * What sits between DATABASE_URL and PostgreSQL: `transaction` or `session` pooling (PgBouncer's pool_mode),
+   * `none`, or `auto` (a pooler is recognised by the startup parameters it refuses or ignores; db/topology.ts).
+   */
+  databasePooler: z.enum(['auto', 'none', 'session', 'transaction']).default('auto'),
   dataDir: z.string().min(1).default('./.data'),
   poolMax: integer(10, 1),
   /** How long a request may wait for a pooled connection before failing with 503. */
@@ -112,6 +130,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = configSchema.safeParse({
     databaseUrl: env.DATABASE_URL || undefined,
     databaseReadUrl: env.DATABASE_READ_URL || undefined,
+    readMaxLagMs: env.DATABASE_READ_MAX_LAG_MS || undefined,
+    databaseDirectUrl: env.DATABASE_DIRECT_URL || undefined,
+    databasePooler: env.DATABASE_POOLER || undefined,
     dataDir: env.DATA_DIR || undefined,
     poolMax: env.DATABASE_POOL_MAX || undefined,
     poolWaitMs: env.DATABASE_POOL_WAIT_MS || undefined,
@@ -136,6 +157,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (parsed.success && parsed.data.databaseReadUrl && !parsed.data.databaseUrl) {
     throw new Error(
       'Invalid configuration: DATABASE_READ_URL needs DATABASE_URL (the primary) to be set too.',
+    );
+  }
+  if (parsed.success && parsed.data.databaseDirectUrl && !parsed.data.databaseUrl) {
+    throw new Error(
+      'Invalid configuration: DATABASE_DIRECT_URL needs DATABASE_URL (the pooled connection) to be set too.',
     );
   }
   if (!parsed.success) {

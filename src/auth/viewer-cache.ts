@@ -1,20 +1,14 @@
-import postgres from 'postgres';
+import { NotificationListener, type NotificationListenerOptions } from '../db/notifications.ts';
 import type { Viewer } from './tokens.ts';
 
 /** The channel a trigger on `api_tokens` notifies on every update, delete or truncate (migration 0006). */
 export const tokenChangesChannel = 'orgraph_api_tokens';
 
-export interface ViewerCacheOptions {
-  /** How often the listening connection is asked whether it still answers. */
-  heartbeatMs?: number;
-  /** How long that answer may take before the connection counts as lost. */
-  heartbeatTimeoutMs?: number;
+export interface ViewerCacheOptions extends NotificationListenerOptions {
   /** How long an entry may be used at most, whatever the connection says. */
   entryTtlMs?: number;
   /** Tokens kept; past it the oldest is forgotten. */
   maxEntries?: number;
-  /** How long to wait before listening again after the connection was lost. */
-  retryMs?: number;
 }
 
 /**
@@ -28,41 +22,44 @@ export interface ViewerCacheOptions {
  */
 export class ViewerCache {
   private readonly entries = new Map<string, { viewer: Viewer; expires: number }>();
-  private readonly options: Required<ViewerCacheOptions>;
-  private client: postgres.Sql | null = null;
-  private listening = false;
-  private closed = false;
-  private heartbeat: NodeJS.Timeout | undefined;
-  private retry: NodeJS.Timeout | undefined;
+  private readonly entryTtlMs: number;
+  private readonly maxEntries: number;
+  private readonly listener: NotificationListener;
+  /** A listener the cache opened itself (given a URL), and so closes. */
+  private readonly owned: boolean;
+  private readonly unsubscribe: (() => void)[];
   /** Bumped whenever the cache empties, so that a lookup begun before a change does not store its answer after it. */
   private generation = 0;
 
-  constructor(
-    private readonly databaseUrl: string,
-    options: ViewerCacheOptions = {},
-  ) {
-    this.options = {
-      heartbeatMs: options.heartbeatMs ?? 2_000,
-      heartbeatTimeoutMs: options.heartbeatTimeoutMs ?? 1_000,
-      entryTtlMs: options.entryTtlMs ?? 60_000,
-      maxEntries: options.maxEntries ?? 10_000,
-      retryMs: options.retryMs ?? 1_000,
-    };
+  /**
+   * `source`: the process's shared listener (db/notifications.ts), or a URL that reaches PostgreSQL without a
+   * transaction pooler, for a listener of the cache's own.
+   */
+  constructor(source: NotificationListener | string, options: ViewerCacheOptions = {}) {
+    this.entryTtlMs = options.entryTtlMs ?? 60_000;
+    this.maxEntries = options.maxEntries ?? 10_000;
+    this.owned = typeof source === 'string';
+    this.listener = typeof source === 'string' ? new NotificationListener(source, options) : source;
+    this.unsubscribe = [
+      this.listener.on(tokenChangesChannel, () => this.clear()),
+      // Listening again or no longer: a change may have gone unnoticed in between.
+      this.listener.onState(() => this.clear()),
+    ];
   }
 
-  /** Starts listening; resolves once listening or once the first attempt failed (it is retried meanwhile). */
+  /** Starts its own listener; a shared one is started by its owner. */
   async start(): Promise<void> {
-    await this.listen();
+    if (this.owned) await this.listener.start();
   }
 
   /** Whether hits are served now. */
   get active(): boolean {
-    return this.listening;
+    return this.listener.listening;
   }
 
   /** A token's viewer when it is cached and the cache may be trusted; undefined otherwise. */
   get(token: string): Viewer | undefined {
-    if (!this.listening) return undefined;
+    if (!this.active) return undefined;
     const entry = this.entries.get(token);
     if (!entry) return undefined;
     if (entry.expires <= Date.now()) {
@@ -79,90 +76,19 @@ export class ViewerCache {
 
   /** Remembers a viewer found by a lookup that began at `version`, unless the cache emptied since. */
   set(token: string, viewer: Viewer, version: number): void {
-    if (!this.listening || version !== this.generation) return;
-    if (this.entries.size >= this.options.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(token, { viewer, expires: Date.now() + this.options.entryTtlMs });
+    if (!this.active || version !== this.generation) return;
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(token, { viewer, expires: Date.now() + this.entryTtlMs });
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    this.stopUsing();
-    clearTimeout(this.retry);
-    const client = this.client;
-    this.client = null;
-    await client?.end({ timeout: 1 });
+    for (const stop of this.unsubscribe) stop();
+    this.clear();
+    if (this.owned) await this.listener.close();
   }
 
   private clear(): void {
     this.generation += 1;
     this.entries.clear();
-  }
-
-  /** Stops serving hits and forgets every entry: a change may have gone unnoticed. */
-  private stopUsing(): void {
-    this.listening = false;
-    clearInterval(this.heartbeat);
-    this.clear();
-  }
-
-  private async listen(): Promise<void> {
-    if (this.closed) return;
-    // `onnotify` is the option postgres.js's own `listen` uses; it is not in the driver's types. Listening on a
-    // connection of our own, rather than through `listen`, is what lets `onclose` and the heartbeat see it fail.
-    const options = {
-      max: 1,
-      idle_timeout: 0,
-      max_lifetime: null,
-      fetch_types: false,
-      connect_timeout: 2,
-      connection: { application_name: 'orgraph token listener' },
-      onnotice: () => {},
-      onnotify: (channel: string) => {
-        if (channel === tokenChangesChannel) this.clear();
-      },
-      onclose: () => {
-        if (this.client === client) this.lost(client);
-      },
-    };
-    const client = postgres(this.databaseUrl, options as postgres.Options<Record<string, never>>);
-    this.client = client;
-    try {
-      await client.unsafe(`listen ${tokenChangesChannel}`);
-      if (this.client !== client || this.closed) return;
-      this.clear();
-      this.listening = true;
-      this.heartbeat = setInterval(() => this.beat(client), this.options.heartbeatMs);
-      this.heartbeat.unref();
-    } catch {
-      if (this.client === client) this.lost(client);
-    }
-  }
-
-  /** A silent network leaves the connection open and the notifications undelivered: a heartbeat notices it. */
-  private beat(client: postgres.Sql): void {
-    let answered = false;
-    const timer = setTimeout(() => {
-      if (!answered && this.client === client) this.lost(client);
-    }, this.options.heartbeatTimeoutMs);
-    client`select 1`
-      .then(() => {
-        answered = true;
-      })
-      .catch(() => {
-        if (this.client === client) this.lost(client);
-      })
-      .finally(() => clearTimeout(timer));
-  }
-
-  private lost(client: postgres.Sql): void {
-    this.stopUsing();
-    this.client = null;
-    client.end({ timeout: 0 }).catch(() => {});
-    if (this.closed) return;
-    clearTimeout(this.retry);
-    this.retry = setTimeout(() => {
-      this.listen().catch(() => {});
-    }, this.options.retryMs);
-    this.retry.unref();
   }
 }

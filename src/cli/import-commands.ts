@@ -2,21 +2,31 @@ import { once } from 'node:events';
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Writable } from 'node:stream';
 import { setFlagsFromString } from 'node:v8';
 import cliProgress from 'cli-progress';
 import { type Command, InvalidArgumentError } from 'commander';
 import type { DatabaseHandle } from '../db/database.ts';
-import type { ImportProgress } from '../domain/import/import-records.ts';
+import type { ImportOptions, ImportProgress } from '../domain/import/import-records.ts';
 import {
   isRecordTypeName as isRecordType,
   type RecordTypeName as RecordType,
   recordTypeNames as recordTypes,
 } from '../domain/import/record-types.ts';
 import { packageFile } from '../package-files.ts';
+import type { AdminRequest } from '../server/admin-protocol.ts';
+import type { AdminConversation } from './admin-client.ts';
+import { checkInputFile, checkOutputDirectory, checkOutputFile } from './paths.ts';
+import { exportThroughServer, importThroughServer } from './records-through-server.ts';
 
 // The importer and exporter (zod, the bulk session) load only when their command runs, as the seed does.
 
-type WithDatabase = <T>(work: (handle: DatabaseHandle) => Promise<T>) => Promise<T>;
+/** Where a command's work is done: on the database itself, or by the server running on the embedded store. */
+export interface CommandStores {
+  withDatabase<T>(work: (handle: DatabaseHandle) => Promise<T>): Promise<T>;
+  /** A conversation with the server running on the embedded store, begun with `request`; null when there is none. */
+  runningServer(request: AdminRequest): Promise<{ conversation: AdminConversation; dataDir: string } | null>;
+}
 
 function parseBatchSize(value: string): number {
   const size = Number(value);
@@ -76,7 +86,10 @@ function progressLines(): { update(progress: ImportProgress): void; stop(): void
   };
 }
 
-export function registerImportCommands(program: Command, withDatabase: WithDatabase): void {
+export function registerImportCommands(
+  program: Command,
+  { withDatabase, runningServer }: CommandStores,
+): void {
   program
     .command('import')
     .description(
@@ -106,7 +119,7 @@ export function registerImportCommands(program: Command, withDatabase: WithDatab
         'Exit status: 0 when every record was stored, 2 when some were rejected, 1 on failure.',
     )
     .action(
-      (
+      async (
         files: string[],
         options: {
           dryRun: boolean;
@@ -116,44 +129,67 @@ export function registerImportCommands(program: Command, withDatabase: WithDatab
           progress: string;
         },
       ) => {
-        // The import's live heap is small, but what it reads dies in the old generation, which V8 lets grow far
-        // past it before collecting: held down, the peak RSS stays within the import's budget (bench/NOTES.md 38).
-        // The heap's limit is computed again after each collection, so the flag takes effect even set now.
-        setFlagsFromString('--heap-growing-percent=25');
-        return withDatabase(async (handle) => {
-          const { importRecords } = await import('../domain/import/import-records.ts');
-          const display =
-            options.progress === 'bar'
-              ? progressDisplay()
-              : options.progress === 'lines'
-                ? progressLines()
-                : null;
-          try {
-            const summary = await importRecords(
-              handle,
-              files.map((name) => ({
-                name,
-                open: () =>
-                  name === '-' ? process.stdin : createReadStream(name, { highWaterMark: 256 * 1024 }),
-                rereadable: name !== '-',
-              })),
-              {
-                dryRun: options.dryRun,
-                allOrNothing: options.allOrNothing,
-                batchSize: options.batchSize,
-                rejectsPath: options.rejects,
-                ...(display ? { onProgress: display.update } : {}),
-              },
-            );
-            display?.stop();
-            process.stdout.write(`${JSON.stringify(summary)}\n`);
-            if (summary.rejected > 0) process.exitCode = 2;
-          } finally {
-            display?.stop();
-          }
-        });
+        for (const name of files) checkInputFile(name, 'The import file');
+        checkOutputFile(options.rejects, 'The rejects file');
+        const display =
+          options.progress === 'bar'
+            ? progressDisplay()
+            : options.progress === 'lines'
+              ? progressLines()
+              : null;
+        const importOptions = {
+          dryRun: options.dryRun,
+          allOrNothing: options.allOrNothing,
+          batchSize: options.batchSize,
+          rejectsPath: options.rejects,
+          ...(display ? { onProgress: display.update } : {}),
+        };
+        try {
+          const server = await runningServer({
+            command: 'import',
+            sources: files.map((name) => ({ name, rereadable: name !== '-' })),
+            dryRun: options.dryRun,
+            allOrNothing: options.allOrNothing,
+            batchSize: options.batchSize,
+            rejects: options.rejects,
+            progress: display !== null,
+          });
+          const summary = server
+            ? await importThroughServer(
+                server.conversation,
+                server.dataDir,
+                files,
+                options.rejects,
+                display?.update,
+              )
+            : await importDirectly(files, importOptions);
+          display?.stop();
+          process.stdout.write(`${JSON.stringify(summary)}\n`);
+          if (summary.rejected > 0) process.exitCode = 2;
+        } finally {
+          display?.stop();
+        }
       },
     );
+
+  function importDirectly(files: string[], options: ImportOptions) {
+    // The import's live heap is small, but what it reads dies in the old generation, which V8 lets grow far
+    // past it before collecting: held down, the peak RSS stays within the import's budget (bench/NOTES.md 38).
+    // The heap's limit is computed again after each collection, so the flag takes effect even set now.
+    setFlagsFromString('--heap-growing-percent=25');
+    return withDatabase(async (handle) => {
+      const { importRecords } = await import('../domain/import/import-records.ts');
+      return importRecords(
+        handle,
+        files.map((name) => ({
+          name,
+          open: () => (name === '-' ? process.stdin : createReadStream(name, { highWaterMark: 256 * 1024 })),
+          rereadable: name !== '-',
+        })),
+        options,
+      );
+    });
+  }
 
   program
     .command('export')
@@ -163,31 +199,37 @@ export function registerImportCommands(program: Command, withDatabase: WithDatab
       '--out <dir>',
       'write one file per type (<type>.ndjson) into this directory instead of standard output',
     )
-    .action((options: { type?: RecordType[]; out?: string }) =>
-      withDatabase(async (handle) => {
-        const { exportRecords } = await import('../domain/import/export-records.ts');
-        const types = recordTypes.filter((type) => !options.type || options.type.includes(type));
-        if (options.out) await mkdir(options.out, { recursive: true });
-        const files = new Map<RecordType, WriteStream>();
-        const target = (type: RecordType): NodeJS.WritableStream => {
-          if (!options.out) return process.stdout;
-          let file = files.get(type);
-          if (!file) {
-            file = createWriteStream(join(options.out, `${type}.ndjson`));
-            files.set(type, file);
-          }
-          return file;
-        };
-        const counts = await exportRecords(handle, types, async (type, lines) => {
-          const stream = target(type);
-          if (!stream.write(`${lines.join('\n')}\n`)) await once(stream, 'drain');
-        });
-        for (const file of files.values()) {
-          await new Promise<void>((resolve, reject) =>
-            file.end((error?: Error | null) => (error ? reject(error) : resolve())),
-          );
+    .action(async (options: { type?: RecordType[]; out?: string }) => {
+      const types = recordTypes.filter((type) => !options.type || options.type.includes(type));
+      if (options.out) {
+        checkOutputDirectory(options.out, 'The export directory');
+        await mkdir(options.out, { recursive: true });
+      }
+      const files = new Map<string, WriteStream>();
+      const target = (type: string): Writable => {
+        if (!options.out) return process.stdout;
+        let file = files.get(type);
+        if (!file) {
+          file = createWriteStream(join(options.out, `${type}.ndjson`));
+          files.set(type, file);
         }
-        process.stderr.write(`${JSON.stringify({ exported: counts })}\n`);
-      }),
-    );
+        return file;
+      };
+      const server = await runningServer({ command: 'export', types });
+      const counts = server
+        ? await exportThroughServer(server.conversation, target)
+        : await withDatabase(async (handle) => {
+            const { exportRecords } = await import('../domain/import/export-records.ts');
+            return exportRecords(handle, types, async (type, lines) => {
+              const stream = target(type);
+              if (!stream.write(`${lines.join('\n')}\n`)) await once(stream, 'drain');
+            });
+          });
+      for (const file of files.values()) {
+        await new Promise<void>((resolve, reject) =>
+          file.end((error?: Error | null) => (error ? reject(error) : resolve())),
+        );
+      }
+      process.stderr.write(`${JSON.stringify({ exported: counts })}\n`);
+    });
 }

@@ -6,8 +6,9 @@ import { type DatabaseHandle, openDatabase } from '../db/database.ts';
 import { migrateDatabase } from '../db/migrate.ts';
 import { packageFile } from '../package-files.ts';
 import type { AdminRequest, AdminResponse, AdminTokenRow } from '../server/admin-protocol.ts';
-import { askRunningServer } from './admin-client.ts';
-import { registerImportCommands } from './import-commands.ts';
+import { askRunningServer, converseWithRunningServer } from './admin-client.ts';
+import { type CommandStores, registerImportCommands } from './import-commands.ts';
+import { seedThroughServer } from './records-through-server.ts';
 
 // The server (GraphQL schema, Yoga, the HTTP stack) and the token store load only in the commands that use them,
 // so that `import`, `export`, `seed` and `migrate` run without their memory (bench/NOTES.md 38, 60).
@@ -28,6 +29,13 @@ async function withDatabase<T>(work: (handle: DatabaseHandle) => Promise<T>): Pr
     await handle.close();
   }
 }
+
+const runningServer: CommandStores['runningServer'] = async (request) => {
+  const config = loadConfig();
+  if (config.databaseUrl) return null;
+  const conversation = await converseWithRunningServer(config.dataDir, request);
+  return conversation ? { conversation, dataDir: config.dataDir } : null;
+};
 
 /**
  * A token command: on the embedded store, asked of the server running on it when there is one (the store admits one
@@ -136,21 +144,21 @@ program
   .description('Load the deterministic dataset')
   .option('--scale <n>', 'dataset size; 1 is the demo dataset (about 2,000 organisations)', parseScale, 1)
   .option('--reset', 'delete the existing data first', false)
-  .action((options: { scale: number; reset: boolean }) =>
-    withDatabase(async (handle) => {
-      const { seedDatabase } = await import('../../seeds/seed-database.ts');
-      const { renderProgressBar, renderProgressLines } = await import('../../seeds/progress.ts');
-      const report = await seedDatabase(handle, {
-        scale: options.scale,
-        reset: options.reset,
-        onProgress: process.stderr.isTTY ? renderProgressBar() : renderProgressLines(),
-      });
-      console.log(`Seeded scale ${options.scale} in ${report.seconds.toFixed(1)} s:`);
-      for (const [table, rows] of Object.entries(report.rows)) console.log(`  ${table.padEnd(26)} ${rows}`);
-    }),
-  );
+  .action(async (options: { scale: number; reset: boolean }) => {
+    const { renderProgressBar, renderProgressLines } = await import('../../seeds/progress.ts');
+    const onProgress = process.stderr.isTTY ? renderProgressBar() : renderProgressLines();
+    const server = await runningServer({ command: 'seed', scale: options.scale, reset: options.reset });
+    const report = server
+      ? await seedThroughServer(server.conversation, onProgress)
+      : await withDatabase(async (handle) => {
+          const { seedDatabase } = await import('../../seeds/seed-database.ts');
+          return seedDatabase(handle, { scale: options.scale, reset: options.reset, onProgress });
+        });
+    console.log(`Seeded scale ${options.scale} in ${report.seconds.toFixed(1)} s:`);
+    for (const [table, rows] of Object.entries(report.rows)) console.log(`  ${table.padEnd(26)} ${rows}`);
+  });
 
-registerImportCommands(program, withDatabase);
+registerImportCommands(program, { withDatabase, runningServer });
 
 const token = program.command('token').description('Manage API tokens');
 token

@@ -365,6 +365,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/resolve/organisations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolve a list of organisations
+         * @description Matches a list to organisations by name, domain, website, ticker, country and city in one call. Each row comes back with a status (`matched`, `ambiguous` or `none` with a reason), its candidates with a score from 0 to 1 and `matched_on`: every input field with the value it was compared to and how. Up to 1000 inputs; each counts as one request toward the plan's rate limit.
+         */
+        post: operations["resolveOrganisations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/resolve/profiles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolve a list of people
+         * @description Matches a list to people by name, LinkedIn URL, e-mail, organisation and title in one call. Each row comes back with a status (`matched`, `ambiguous` or `none` with a reason), its candidates with a score from 0 to 1 and `matched_on`: every input field with the value it was compared to and how. Up to 1000 inputs; each counts as one request toward the plan's rate limit.
+         */
+        post: operations["resolveProfiles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1219,6 +1259,124 @@ export interface components {
             next_attempt_at: string | null;
             /** Format: date-time */
             delivered_at: string | null;
+        };
+        ResolveRow: {
+            /**
+             * @description `matched`: the best candidate is the record (its score is at least the match threshold); `ambiguous`: candidates, none sure enough; `none`: no candidate (see `reason`).
+             * @enum {string}
+             */
+            status: "matched" | "ambiguous" | "none";
+            /** @description Why no candidate, when `status` is `none`. */
+            reason: string | null;
+            /** @description Best first. */
+            candidates: components["schemas"]["ResolveCandidate"][];
+        };
+        ResolveCandidate: {
+            /** Format: uuid */
+            reference: string;
+            name: string;
+            /** @description How likely this record is the row's, 0 to 1: on the labelled sets, of the rows matched at a score of at least s, at least a share s are right. See docs/resolving.md. */
+            score: number;
+            matched_on: components["schemas"]["MatchedOn"][];
+        };
+        MatchedOn: {
+            /**
+             * @description The input field compared.
+             * @example name
+             */
+            field: string;
+            /** @description The input's value as sent. */
+            input: string;
+            /** @description The record's value it was compared with; null when none. */
+            value: string | null;
+            /**
+             * @description `exact` the same text; `normalised` the same once case, accents, punctuation, word order, legal forms, scheme or `www.` are set aside; `alias` a current other name; `former_name` a name the organisation had (or, for a person, a past employer); `fuzzy` close but not the same; `disagrees` different; `missing` the record has no value.
+             * @enum {string}
+             */
+            how: "exact" | "normalised" | "alias" | "former_name" | "fuzzy" | "disagrees" | "missing";
+        };
+        /** @description How many rows came back with each status; rows are in input order. */
+        ResolveMeta: {
+            /** Format: int32 */
+            inputs: number;
+            /** Format: int32 */
+            matched: number;
+            /** Format: int32 */
+            ambiguous: number;
+            /** Format: int32 */
+            none: number;
+        };
+        ResolveOrganisationsBody: {
+            /** @description 1 to 1000 rows; each counts as one request toward the plan's rate limit. */
+            inputs: components["schemas"]["OrganisationResolveInput"][];
+            /** @description Candidates scoring below this are left out, 0 to 1; default 0.2. A row is `matched` only when its best candidate scores at least this and the match threshold. */
+            min_score?: number;
+            /**
+             * Format: int32
+             * @description At most this many candidates per row, 1 to 10; default 3.
+             */
+            max_candidates?: number;
+        };
+        /** @description One row of a list. Unknown fields are refused (422, naming the field). */
+        OrganisationResolveInput: {
+            /**
+             * @description The name as the list has it: legal forms, case, accents and word order do not matter.
+             * @example Acme Ltd
+             */
+            name?: string | null;
+            /**
+             * @description A domain or an e-mail address (its domain is used).
+             * @example acme.com
+             */
+            domain?: string | null;
+            /**
+             * @description A URL: scheme, `www.` and path do not matter.
+             * @example https://www.acme.com/about
+             */
+            website?: string | null;
+            /**
+             * @description A ticker with or without its exchange: `ACME`, `XNAS:ACME`, `ACME.L`.
+             * @example ACME
+             */
+            ticker?: string | null;
+            /**
+             * @description An ISO 3166 code or an English name; compared with the company address.
+             * @example GB
+             */
+            country?: string | null;
+            /** @description Compared with the company address. */
+            city?: string | null;
+        };
+        ResolveProfilesBody: {
+            /** @description 1 to 1000 rows; each counts as one request toward the plan's rate limit. */
+            inputs: components["schemas"]["ProfileResolveInput"][];
+            /** @description Candidates scoring below this are left out, 0 to 1; default 0.2. A row is `matched` only when its best candidate scores at least this and the match threshold. */
+            min_score?: number;
+            /**
+             * Format: int32
+             * @description At most this many candidates per row, 1 to 10; default 3.
+             */
+            max_candidates?: number;
+        };
+        /** @description One row of a list. Unknown fields are refused (422, naming the field). */
+        ProfileResolveInput: {
+            /**
+             * @description The whole name, in any order, case or accents.
+             * @example Jane Doe
+             */
+            name?: string | null;
+            /** @description With `last_name`, instead of `name`. */
+            first_name?: string | null;
+            /** @description With `first_name`, instead of `name`. */
+            last_name?: string | null;
+            /** @description A LinkedIn profile URL in any of its spellings, or its handle. */
+            linkedin_url?: string | null;
+            /** @description An e-mail address, in any case. */
+            email?: string | null;
+            /** @description An organisation's name or reference, current or past; compared with the person's roles. */
+            organisation?: string | null;
+            /** @description Compared with the titles of current roles. */
+            title?: string | null;
         };
     };
     responses: never;
@@ -3612,6 +3770,302 @@ export interface operations {
                 };
             };
             /** @description A parameter has the wrong type or a value outside its allowed set, or the query has a parameter the endpoint does not declare (each named, with the closest declared name). */
+            422: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit reached; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected error; it is logged and its details are not shown. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable; retry after the number of seconds in Retry-After. */
+            503: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    resolveOrganisations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResolveOrganisationsBody"];
+            };
+        };
+        responses: {
+            /** @description One row per input, in input order, none left out: the organisations each could be, best first. */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: {
+                            /**
+                             * Format: int32
+                             * @description Equals the HTTP status.
+                             */
+                            code: number;
+                            /** @description Empty on success; at least one sentence on errors. */
+                            messages: string[];
+                        };
+                        success: components["schemas"]["ResolveRow"][];
+                        meta: components["schemas"]["ResolveMeta"];
+                        /** @description The request identifier, also sent as X-Correlation-ID. */
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description Malformed JSON. */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked bearer token. */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The caller's plan does not cover this endpoint. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than 1024 KiB. */
+            413: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The Content-Type is not application/json. */
+            415: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unknown field, a field of the wrong type, no inputs or more than 1000, or an option out of range; each named by its path (`inputs.3.phone`). */
+            422: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit reached; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected error; it is logged and its details are not shown. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable; retry after the number of seconds in Retry-After. */
+            503: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    resolveProfiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResolveProfilesBody"];
+            };
+        };
+        responses: {
+            /** @description One row per input, in input order, none left out: the people each could be, best first. */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: {
+                            /**
+                             * Format: int32
+                             * @description Equals the HTTP status.
+                             */
+                            code: number;
+                            /** @description Empty on success; at least one sentence on errors. */
+                            messages: string[];
+                        };
+                        success: components["schemas"]["ResolveRow"][];
+                        meta: components["schemas"]["ResolveMeta"];
+                        /** @description The request identifier, also sent as X-Correlation-ID. */
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description Malformed JSON. */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked bearer token. */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The caller's plan does not cover this endpoint. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than 1024 KiB. */
+            413: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The Content-Type is not application/json. */
+            415: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unknown field, a field of the wrong type, no inputs or more than 1000, or an option out of range; each named by its path (`inputs.3.phone`). */
             422: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];

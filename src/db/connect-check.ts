@@ -12,7 +12,27 @@ export class DatabaseUnreachableError extends Error {
   }
 }
 
-function hostOf(url: URL): string {
+/**
+ * The server took the connection but refused a parameter of its startup message: what a connection pooler such as
+ * PgBouncer does with every parameter but client_encoding, DateStyle, TimeZone, standard_conforming_strings and
+ * application_name (`unsupported startup parameter: statement_timeout`).
+ */
+export class StartupParameterRefusedError extends Error {
+  constructor(
+    readonly setting: string,
+    readonly host: string,
+    readonly parameter: string,
+  ) {
+    super(
+      `The server of ${setting} at ${host} refused the startup parameter ${parameter} (a pooler such as PgBouncer passes on only client_encoding, DateStyle, TimeZone, standard_conforming_strings and application_name).`,
+    );
+    this.name = 'StartupParameterRefusedError';
+  }
+}
+
+const refusedParameter = /unsupported startup parameter:?\s*"?([\w.]+)/i;
+
+export function hostOf(url: URL): string {
   return `${url.hostname || 'localhost'}:${url.port || 5432}`;
 }
 
@@ -49,17 +69,27 @@ function describe(error: unknown, url: URL, timeoutSeconds: number): string {
 }
 
 /**
- * Opens one connection to `url`, authenticates and asks the server one question, all within `timeoutSeconds`, and
- * throws {@link DatabaseUnreachableError} otherwise. The overall time limit covers a server that accepts the
- * connection and never answers, which the driver's own connect timeout does not.
+ * Opens one connection to `url` with the startup parameters `connection`, authenticates and asks the server for
+ * the values those parameters have in the session (in pg_settings' units), all within `timeoutSeconds`, and throws
+ * {@link DatabaseUnreachableError} (or {@link StartupParameterRefusedError}) otherwise. The overall time limit
+ * covers a server that accepts the connection and never answers, which the driver's own connect timeout does not.
+ * The values tell whether something between (a pooler told to ignore them) dropped a parameter.
  */
 export async function checkDatabaseReachable(
   url: string,
   setting: string,
   timeoutSeconds: number,
-): Promise<void> {
+  connection: Record<string, string> = {},
+): Promise<Record<string, string>> {
   const parsed = new URL(url);
-  const sql = postgres(url, { max: 1, connect_timeout: timeoutSeconds, onnotice: () => {} });
+  const sql = postgres(url, {
+    max: 1,
+    connect_timeout: timeoutSeconds,
+    onnotice: () => {},
+    connection,
+    // A pooler in transaction mode cannot keep a prepared statement between two transactions.
+    prepare: false,
+  });
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(
@@ -75,9 +105,19 @@ export async function checkDatabaseReachable(
     );
   });
   try {
-    await Promise.race([sql`select 1`, timedOut]);
+    const names = Object.keys(connection);
+    const rows = await Promise.race([
+      sql.unsafe<{ name: string; value: string }[]>(
+        'select name, setting as value from pg_settings where name = any($1::text[])',
+        [names],
+      ),
+      timedOut,
+    ]);
+    return Object.fromEntries(rows.map((row) => [row.name, row.value]));
   } catch (error) {
     if (error instanceof DatabaseUnreachableError) throw error;
+    const refused = refusedParameter.exec((error as Error).message ?? '')?.[1];
+    if (refused) throw new StartupParameterRefusedError(setting, hostOf(parsed), refused);
     throw new DatabaseUnreachableError(setting, hostOf(parsed), describe(error, parsed, timeoutSeconds));
   } finally {
     clearTimeout(timer);

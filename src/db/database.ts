@@ -7,15 +7,15 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import type postgres from 'postgres';
 import type { Config } from '../config.ts';
-import { checkDatabaseReachable } from './connect-check.ts';
 import { createGuardedPool } from './pool-guard.ts';
 import { lockEmbeddedStore } from './store-lock.ts';
+import { poolerSafeParameters, requestSettings, resolveTopology, type Topology } from './topology.ts';
 
 /** The Drizzle database both drivers present; domain functions take it (or a transaction) first. */
 export type Database = PgDatabase<PgQueryResultHKT>;
 
 export type DatabaseDriver =
-  | { kind: 'postgres'; client: postgres.Sql }
+  | { kind: 'postgres'; client: postgres.Sql; topology: Topology }
   | { kind: 'pglite'; client: PGlite; dataDir: string };
 
 export interface DatabaseHandle {
@@ -70,19 +70,35 @@ const statementLogger: Logger = {
 export async function openDatabase(config: Config): Promise<DatabaseHandle> {
   if (config.databaseUrl) {
     // One connection first, under DATABASE_CONNECT_TIMEOUT_SECONDS: a wrong URL, a missing database, bad
-    // credentials or a silent server end here in one sentence, instead of in the first migration or never.
-    await checkDatabaseReachable(config.databaseUrl, 'DATABASE_URL', config.connectTimeoutSeconds);
-    return openPostgres(config, config.databaseUrl);
+    // credentials, a silent server or a pooler without the settings it needs end here in one sentence, instead of
+    // in the first migration or never (topology.ts).
+    const topology = await resolveTopology({ ...config, databaseUrl: config.databaseUrl });
+    return openPostgres(config, config.databaseUrl, topology);
   }
   return openEmbedded(config.dataDir);
 }
 
 /** The read replica named by `DATABASE_READ_URL`, or null when reads share the primary. */
 export function openReadReplica(config: Config): DatabaseHandle | null {
-  return config.databaseReadUrl ? openPostgres(config, config.databaseReadUrl) : null;
+  if (!config.databaseReadUrl) return null;
+  // A replica behind a pooler is taken to be behind the same kind as the primary, when that is declared.
+  const pooler = config.databasePooler === 'auto' ? 'none' : config.databasePooler;
+  return openPostgres(config, config.databaseReadUrl, {
+    pooler,
+    reason: 'DATABASE_POOLER',
+    prepare: pooler !== 'transaction',
+    session: { url: config.databaseReadUrl, startupSettings: pooler === 'none' },
+  });
 }
 
-function openPostgres(config: Config, url: string): DatabaseHandle {
+/** A Drizzle database over a `postgres` client (the read routing's failover client, say), set up as every other. */
+export function databaseOver(client: postgres.Sql): Database {
+  return drizzlePostgres({ client, casing: 'snake_case', logger: statementLogger }) as unknown as Database;
+}
+
+function openPostgres(config: Config, url: string, topology: Topology): DatabaseHandle {
+  const settings = requestSettings(config);
+  const pooled = topology.pooler !== 'none';
   // The pool is guarded (pool-guard.ts): the wait for a connection is bounded by DATABASE_POOL_WAIT_MS, a
   // connection failure or an unreachable server gets a fresh pool, and reconnecting waits at most a second.
   const { client } = createGuardedPool(
@@ -90,17 +106,14 @@ function openPostgres(config: Config, url: string): DatabaseHandle {
     {
       onnotice: () => {},
       connect_timeout: Math.max(1, Math.ceil(config.poolWaitMs / 1000)),
-      connection: {
-        application_name: 'orgraph',
-        statement_timeout: config.statementTimeoutMs,
-        TimeZone: 'UTC',
-        // Many small concurrent queries: extra workers per query cost more CPU than they save in time, and a
-        // count that runs into its time limit would burn the limit three times over. A string: the driver leaves
-        // out of the startup message every parameter whose value is falsy, so a number 0 never reached the server.
-        max_parallel_workers_per_gather: '0',
-      },
+      // Without a pooler the request settings go in the startup message; through one, only what it passes on,
+      // and the pool applies the settings in each transaction. Strings: the driver leaves out of the startup
+      // message every parameter whose value is falsy, so a number 0 would never reach the server.
+      connection: pooled ? poolerSafeParameters : { ...poolerSafeParameters, ...settings },
     },
     {
+      transactionSettings: pooled ? settings : undefined,
+      prepare: topology.prepare,
       poolMax: config.poolMax,
       waitMs: config.poolWaitMs,
       silentMs: Math.min(config.statementTimeoutMs, 2000),
@@ -111,7 +124,7 @@ function openPostgres(config: Config, url: string): DatabaseHandle {
   const db = drizzlePostgres({ client, casing: 'snake_case', logger: statementLogger });
   return {
     db: db as unknown as Database,
-    driver: { kind: 'postgres', client },
+    driver: { kind: 'postgres', client, topology },
     close: () => client.end({ timeout: 5 }),
   };
 }

@@ -34,6 +34,23 @@ export interface PoolGuardOptions {
   probeMs: number;
   /** How long a retired pool's statements may still run before it is destroyed. */
   retireGraceMs: number;
+  /**
+   * Settings each statement runs with, set in its transaction (`set_config(name, value, true)`): through a
+   * pooler the startup message cannot carry them and a session's settings would reach another client. A
+   * statement outside a transaction then runs in one of its own; unset, statements run as they are.
+   */
+  transactionSettings?: Record<string, string> | undefined;
+  /** Protocol-level prepared statements; false through a transaction pooler, which cannot keep them. */
+  prepare?: boolean;
+}
+
+/** One statement that sets `settings` for the rest of its transaction. */
+export function settingsStatement(settings: Record<string, string>): string {
+  const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;
+  const calls = Object.entries(settings).map(
+    ([name, value]) => `set_config(${quote(name)}, ${quote(value)}, true)`,
+  );
+  return `select ${calls.join(', ')}`;
 }
 
 /** A statement waited longer than the pool's wait limit for a connection. */
@@ -119,7 +136,7 @@ const connectionFailureCodes = new Set([
   '08P01',
 ]);
 
-function isConnectionFailure(error: unknown): boolean {
+export function isConnectionFailure(error: unknown): boolean {
   const code = (error as { code?: unknown } | undefined)?.code;
   return typeof code === 'string' && connectionFailureCodes.has(code);
 }
@@ -130,7 +147,7 @@ function isConnectionFailure(error: unknown): boolean {
  * `Promise.prototype.then`, which does not start it). It is created on the pool current when it is admitted, not
  * when Drizzle builds it, so a statement that waited through a pool replacement runs on the new pool.
  */
-class GuardedStatement extends Promise<unknown> {
+export class GuardedStatement extends Promise<unknown> {
   static override get [Symbol.species]() {
     return Promise;
   }
@@ -191,6 +208,7 @@ export function createGuardedPool(
   const create = (): Generation => {
     const sql = postgres(url, {
       ...options,
+      prepare: guard.prepare !== false,
       max: guard.poolMax,
       backoff: reconnectBackoff,
     });
@@ -254,18 +272,32 @@ export function createGuardedPool(
   watch.unref();
 
   const preparer = new StatementPreparer();
+  const settings = guard.transactionSettings ? settingsStatement(guard.transactionSettings) : undefined;
   const unsafe = (query: string, parameters?: unknown[], queryOptions?: postgres.UnsafeQueryOptions) =>
     GuardedStatement.create((arrays) =>
       admitted((sql) => {
-        const statement = sql.unsafe(query, parameters as postgres.ParameterOrJSON<never>[], {
-          ...queryOptions,
-          prepare: preparer.shouldPrepare(query),
-        });
-        return arrays ? statement.values() : statement;
+        const run = (target: postgres.Sql | postgres.TransactionSql) => {
+          const statement = target.unsafe(query, parameters as postgres.ParameterOrJSON<never>[], {
+            ...queryOptions,
+            prepare: guard.prepare !== false && preparer.shouldPrepare(query),
+          });
+          return arrays ? statement.values() : statement;
+        };
+        if (!settings) return run(sql);
+        // The settings and the statement go out together, behind the BEGIN, in one transaction.
+        return sql.begin(async (tx) => (await Promise.all([tx.unsafe(settings), run(tx)]))[1]);
       }),
     );
   const begin = (...args: unknown[]) =>
-    admitted((sql) => (sql.begin as (...beginArgs: unknown[]) => Promise<unknown>)(...args));
+    admitted((sql) => {
+      const open = sql.begin as (...beginArgs: unknown[]) => Promise<unknown>;
+      if (!settings) return open(...args);
+      const work = args.at(-1) as (tx: postgres.TransactionSql) => Promise<unknown>;
+      return open(
+        ...args.slice(0, -1),
+        async (tx: postgres.TransactionSql) => (await Promise.all([tx.unsafe(settings), work(tx)]))[1],
+      );
+    });
   const end = async (endOptions?: { timeout?: number }) => {
     ended = true;
     clearInterval(watch);

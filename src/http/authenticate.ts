@@ -6,7 +6,8 @@ import type { AppEnv } from './app-env.ts';
 import { clientAddress } from './client-address.ts';
 import { createRequestContext } from './context.ts';
 import { RequestError } from './errors.ts';
-import type { QuotaState, Quotas } from './limits/quotas.ts';
+import { authFailureWindowSeconds, type QuotaState, type Quotas } from './limits/quotas.ts';
+import { RefusedTokens } from './refused-tokens.ts';
 import type { AppServices } from './services.ts';
 
 function tooManyFailures(c: Context<AppEnv>, state: QuotaState): RequestError {
@@ -20,13 +21,22 @@ function tooManyFailures(c: Context<AppEnv>, state: QuotaState): RequestError {
 
 /**
  * Resolves the bearer token to a viewer and builds the request context; 401 when there is none. A refused token
- * counts against its client address (`quotas.authFailures`): once the address has spent its budget, tokens from
- * it that are not already known to this instance are answered 429 without a lookup until the window ends. A
- * token that cannot exist (its checksum does not match) is refused without a lookup too.
+ * counts against its client address (`quotas.authFailures`); once the address has spent its budget, its refused
+ * tokens are answered 429 until the window ends. Every token that can exist is still looked up, so a good token
+ * is served whatever other callers at its address (one NAT, one proxy) sent; only a token this instance refused
+ * lately is answered 429 without a lookup. A token that cannot exist (its checksum does not match) is refused
+ * without a lookup too. `tokenOf` reads the token from elsewhere than the `Authorization` header, for a client that
+ * cannot send one (the reconciliation path).
  */
-export function authenticate(services: AppServices, quotas: Quotas): MiddlewareHandler<AppEnv> {
+export function authenticate(
+  services: AppServices,
+  quotas: Quotas,
+  tokenOf: (c: Context<AppEnv>) => string | null | undefined = (c) =>
+    bearerToken(c.req.header('Authorization')),
+): MiddlewareHandler<AppEnv> {
+  const refusedLately = new RefusedTokens(authFailureWindowSeconds * 1000);
   return async (c, next) => {
-    const token = bearerToken(c.req.header('Authorization'));
+    const token = tokenOf(c);
     if (!token) {
       throw new RequestError('UNAUTHENTICATED', 'Send a bearer token: Authorization: Bearer <token>.');
     }
@@ -37,17 +47,19 @@ export function authenticate(services: AppServices, quotas: Quotas): MiddlewareH
       throw new RequestError('UNAUTHENTICATED', 'The bearer token is unknown, revoked or malformed.');
     };
     if (!isPossibleToken(token)) return refuse();
-    // A token this instance already knows is good needs neither a lookup nor a look at the failures.
-    if (address && !services.viewerCache?.get(token)) {
+    if (address && refusedLately.has(token)) {
       const state = await quotas.authFailures.peek(address);
       if (!state.allowed) throw tooManyFailures(c, state);
     }
     const viewer = await findViewer(services.db, services.plans, token, services.viewerCache);
-    if (!viewer) return refuse();
+    if (!viewer) {
+      refusedLately.add(token);
+      return refuse();
+    }
     c.set(
       'ctx',
       createRequestContext({
-        db: services.readReplica?.db ?? services.db,
+        db: services.reads ? await services.reads.choose() : services.db,
         primaryDb: services.db,
         config: services.config,
         plans: services.plans,

@@ -3,6 +3,7 @@ import type { Plan } from '../auth/plans.ts';
 import type { ViewerCache } from '../auth/viewer-cache.ts';
 import type { Config } from '../config.ts';
 import type { Database, DatabaseHandle } from '../db/database.ts';
+import type { ReadRouting } from '../db/read-routing.ts';
 import type { Quotas } from './limits/quotas.ts';
 import type { PersistedQueryStore } from './persisted-queries.ts';
 
@@ -12,8 +13,8 @@ export interface AppServices {
   handle: DatabaseHandle;
   /** The primary: writes, tokens and saved searches (read-your-writes). */
   db: Database;
-  /** The read replica (`DATABASE_READ_URL`) when configured; every other read goes there. */
-  readReplica?: DatabaseHandle | null;
+  /** Where reads go when a replica (`DATABASE_READ_URL`) is configured; absent, they share the primary. */
+  reads?: ReadRouting | null;
   plans: ReadonlyMap<string, Plan>;
   /** False until the database is migrated, and again once shutdown begins. */
   readiness: { accepting: boolean };

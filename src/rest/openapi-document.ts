@@ -30,6 +30,10 @@ const tags = [
   { name: 'Events', description: 'Moves, funding rounds, deals, public offerings and client summaries.' },
   { name: 'Searches', description: 'Saved event searches (chips) and suggestions of filter values.' },
   {
+    name: 'Resolve',
+    description: 'A list of organisations or people matched to records, each row scored and explained.',
+  },
+  {
     name: 'Webhooks',
     description:
       'Signed deliveries of the new matches of a saved search to a URL of the caller (Standard Webhooks).',

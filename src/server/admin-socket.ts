@@ -1,27 +1,30 @@
 import { chmod, mkdir, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
 import type { Plan } from '../auth/plans.ts';
 import { createToken, listTokens, revokeToken } from '../auth/tokens.ts';
-import type { Database } from '../db/database.ts';
+import type { DatabaseHandle } from '../db/database.ts';
 import { logger } from '../http/observability/logger.ts';
-import { type AdminRequest, type AdminResponse, adminSocketPath } from './admin-protocol.ts';
+import { readMessages, sendMessage } from './admin-messages.ts';
+import type { AdminRequest, AdminResponse } from './admin-protocol.ts';
+import { adminSocketPath } from './admin-protocol.ts';
+import { RecordsCommands } from './admin-records.ts';
 
-/** Longest request line accepted; a token command is a few hundred bytes. */
-const maxRequestBytes = 16 * 1024;
+/** How long a connection may stay silent before its first message. */
+const firstMessageMs = 10_000;
 
-async function answer(
-  db: Database,
+async function answerTokenCommand(
+  handle: DatabaseHandle,
   plans: ReadonlyMap<string, Plan>,
   request: AdminRequest,
 ): Promise<AdminResponse> {
   switch (request.command) {
     case 'create': {
-      const created = await createToken(db, plans, { plan: request.plan, label: request.label });
+      const created = await createToken(handle.db, plans, { plan: request.plan, label: request.label });
       return { ok: true, token: created.token };
     }
     case 'list': {
-      const rows = await listTokens(db);
+      const rows = await listTokens(handle.db);
       return {
         ok: true,
         tokens: rows.map((row) => ({
@@ -35,20 +38,65 @@ async function answer(
       };
     }
     case 'revoke':
-      return { ok: true, revoked: await revokeToken(db, request.idOrToken) };
+      return { ok: true, revoked: await revokeToken(handle.db, request.idOrToken) };
     default:
       return { ok: false, error: 'Unknown command.' };
   }
 }
 
+async function converse(
+  socket: Socket,
+  handle: DatabaseHandle,
+  plans: ReadonlyMap<string, Plan>,
+  records: RecordsCommands,
+): Promise<void> {
+  socket.setTimeout(firstMessageMs, () => socket.destroy());
+  const messages = readMessages(socket);
+  let request: AdminRequest;
+  try {
+    const first = await messages.next();
+    if (first.done) return;
+    request = first.value.message as AdminRequest;
+  } catch (error) {
+    socket.end(`${JSON.stringify({ ok: false, error: (error as Error).message })}\n`);
+    return;
+  }
+  // A records command may stay silent while the server works (resolving links, a long seed phase).
+  socket.setTimeout(0);
+  let response: AdminResponse;
+  try {
+    switch (request.command) {
+      case 'import':
+        response = await records.importRecords(socket, request);
+        break;
+      case 'import-source':
+        records.attachSource(request.key, socket, messages);
+        return;
+      case 'export':
+        response = await records.exportRecords(socket, request);
+        break;
+      case 'seed':
+        response = await records.seed(socket, request);
+        break;
+      default:
+        response = await answerTokenCommand(handle, plans, request);
+    }
+  } catch (error) {
+    logger().warn({ err: error, command: request.command }, 'admin socket command failed');
+    response = { ok: false, error: (error as Error).message };
+  }
+  if (socket.writable) await sendMessage(socket, response).catch(() => {});
+  socket.end();
+}
+
 /**
- * The embedded store admits one process, so while the server runs the token commands ask it instead: a Unix socket
- * beside the store (`<DATA_DIR>.admin/socket`), in a directory only the owning user may enter (0700), the socket
- * itself 0600. One JSON line in, one JSON line out, then the connection closes.
+ * The embedded store admits one process, so while the server runs the CLI asks it instead: a Unix socket beside
+ * the store (`<DATA_DIR>.admin/socket`), in a directory only the owning user may enter (0700), the socket itself
+ * 0600. Each connection opens with one request (admin-protocol.ts).
  */
 export async function openAdminSocket(
   dataDir: string,
-  db: Database,
+  handle: DatabaseHandle,
   plans: ReadonlyMap<string, Plan>,
 ): Promise<{ path: string; close(): Promise<void> }> {
   const path = adminSocketPath(dataDir);
@@ -56,34 +104,15 @@ export async function openAdminSocket(
   await chmod(dirname(path), 0o700);
   // A socket file left by a process that was killed: the store's lock is ours, so nobody else listens on it.
   await rm(path, { force: true });
+  const records = new RecordsCommands(handle);
+  const connections = new Set<Socket>();
   const server: Server = createServer((socket) => {
-    let buffered = '';
-    socket.setEncoding('utf8');
-    socket.setTimeout(10_000, () => socket.destroy());
+    connections.add(socket);
+    socket.on('close', () => connections.delete(socket));
     socket.on('error', () => {});
-    socket.on('data', (chunk: string) => {
-      buffered += chunk;
-      if (buffered.length > maxRequestBytes) {
-        socket.end(`${JSON.stringify({ ok: false, error: 'Request too large.' })}\n`);
-        return;
-      }
-      const end = buffered.indexOf('\n');
-      if (end < 0) return;
-      socket.pause();
-      let request: AdminRequest;
-      try {
-        request = JSON.parse(buffered.slice(0, end)) as AdminRequest;
-      } catch {
-        socket.end(`${JSON.stringify({ ok: false, error: 'Malformed request.' })}\n`);
-        return;
-      }
-      answer(db, plans, request).then(
-        (response) => socket.end(`${JSON.stringify(response)}\n`),
-        (error: unknown) => {
-          logger().warn({ err: error, command: request.command }, 'admin socket command failed');
-          socket.end(`${JSON.stringify({ ok: false, error: (error as Error).message })}\n`);
-        },
-      );
+    converse(socket, handle, plans, records).catch((error: unknown) => {
+      logger().warn({ err: error }, 'admin socket connection failed');
+      socket.destroy();
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -93,9 +122,14 @@ export async function openAdminSocket(
   await chmod(path, 0o600);
   return {
     path,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-      }).then(() => rm(path, { force: true })),
+    // A records command is cut off (an import's files stop coming, so it fails) and waited for, so that the store
+    // closes after it.
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of connections) socket.destroy();
+      await records.idle();
+      await closed;
+      await rm(path, { force: true });
+    },
   };
 }

@@ -3,6 +3,8 @@ import { sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { every } from 'hono/combine';
 import { isMigrated } from '../db/migrate.ts';
+import { schema } from '../graphql/schema.ts';
+import { answerSchemaFetch } from '../graphql/schema-fetch.ts';
 import { createGraphqlServer } from '../graphql/yoga.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { authenticate } from '../http/authenticate.ts';
@@ -18,10 +20,12 @@ import { observeRequests } from '../http/observability/request-log.ts';
 import { graphqlPath, openApiPath } from '../http/paths.ts';
 import { createPersistedQueryStore } from '../http/persisted-queries.ts';
 import type { AppServices } from '../http/services.ts';
+import { registerReconcileRoutes } from '../reconcile/router.ts';
 import { errorResponse, handleError } from '../rest/errors.ts';
 import { refuseUnsupportedMethods } from '../rest/operation-guard.ts';
 import { createRestRouter, pathsOf } from '../rest/router.ts';
 import { cachedGraphiqlPage, registerDocsPage } from './docs-page.ts';
+import { registerHomePage } from './home-page.ts';
 
 const saneCorrelationId = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
 
@@ -35,8 +39,14 @@ export function createApp(services: AppServices): Hono<AppEnv> {
     countCost: countCostOf(services.config.countTimeoutMs),
   });
   const requireToken = every(authenticate(services, services.quotas), limitRequests(services.quotas));
+  // The schema is public: GraphiQL's Docs and code generators read it without a token (docs/graphql.md).
   const guardGraphql = refuseAsGraphql(
-    every(requireJsonPost(), requireToken, limitBodySize(graphqlBodyLimitBytes)),
+    every(
+      requireJsonPost(),
+      answerSchemaFetch(schema, services.config.trustProxy),
+      requireToken,
+      limitBodySize(graphqlBodyLimitBytes),
+    ),
   );
   const allowOrigins = crossOrigin(services.config.corsOrigins);
 
@@ -55,9 +65,25 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   app.get('/healthz', (c) => c.json({ status: 'alive' }));
   app.get('/readyz', async (c) => {
     const ready = services.readiness.accepting && (await databaseReady(services));
-    return c.json({ status: ready ? 'ready' : 'unavailable' }, ready ? 200 : 503);
+    if (!ready) return c.json({ status: 'unavailable' }, 503);
+    // The replica's state is reported, never a reason for 503: while it is down or behind, the primary serves.
+    const replica = services.reads;
+    if (!replica) return c.json({ status: 'ready' }, 200);
+    const degraded = replica.state !== 'serving';
+    return c.json(
+      {
+        status: degraded ? 'degraded' : 'ready',
+        readReplica: {
+          database: replica.replica,
+          state: replica.state,
+          readsFrom: degraded ? 'primary' : 'replica',
+        },
+      },
+      200,
+    );
   });
   app.get('/metrics', metricsHandler(services.config.metricsToken));
+  registerHomePage(app);
   registerDocsPage(app);
 
   if (allowOrigins) {
@@ -67,6 +93,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   app.use('/v1/*', refuseUnsupportedMethods(pathsOf(rest)));
   app.use('/v1/*', async (c, next) => (c.req.path === openApiPath ? next() : requireToken(c, next)));
   app.route('/', rest);
+  registerReconcileRoutes(app, services, services.quotas);
 
   const graphiqlPage = cachedGraphiqlPage(() =>
     yoga.fetch(new Request(`http://orgraph.local${graphqlPath}`, { headers: { Accept: 'text/html' } }), {}),
@@ -88,7 +115,6 @@ export function createApp(services: AppServices): Hono<AppEnv> {
 async function databaseReady(services: AppServices): Promise<boolean> {
   try {
     await services.db.execute(sql`select 1`);
-    await services.readReplica?.db.execute(sql`select 1`);
     return await isMigrated(services.handle);
   } catch {
     return false;

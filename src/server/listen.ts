@@ -4,15 +4,17 @@ import { serve } from '@hono/node-server';
 import { loadPlans } from '../auth/plans.ts';
 import { ViewerCache } from '../auth/viewer-cache.ts';
 import type { Config } from '../config.ts';
-import { openDatabase, openReadReplica } from '../db/database.ts';
+import { openDatabase } from '../db/database.ts';
 import { migrateDatabase } from '../db/migrate.ts';
-import { listenTo } from '../db/notifications.ts';
+import { listenTo, NotificationListener } from '../db/notifications.ts';
+import { openReadRouting } from '../db/read-routing.ts';
 import { activityReconciler } from '../domain/activity.ts';
 import { announceChanges, changeChannel } from '../domain/feed/change-signal.ts';
 import { pruneChangeLog } from '../domain/feed/prune.ts';
 import { createQuotas } from '../http/limits/quotas.ts';
 import { createLogger, logger, useLogger } from '../http/observability/logger.ts';
 import { instrumentDatabase } from '../http/observability/metrics.ts';
+import { observeReadRouting } from '../http/observability/read-replica.ts';
 import { type AppServices, createClosing } from '../http/services.ts';
 import { startWebhookWorker } from '../rest/webhook-worker.ts';
 import { openAdminSocket } from './admin-socket.ts';
@@ -35,11 +37,13 @@ export async function startServer(
   const plans = loadPlans(config.plansFile);
   const handle = await openDatabase(config);
   instrumentDatabase(handle);
-  const readReplica = openReadReplica(config);
-  if (readReplica) instrumentDatabase(readReplica);
+  const reads = openReadRouting(config, handle, { events: observeReadRouting(), opened: instrumentDatabase });
   const quotas = createQuotas(config);
-  // Tokens are checked on the primary (DATABASE_URL), so that is where their changes are listened for.
-  const viewerCache = config.databaseUrl ? new ViewerCache(config.databaseUrl) : null;
+  // One listening connection for the tokens' changes and the feed's, on the primary without a transaction pooler
+  // (DATABASE_DIRECT_URL when set): tokens are checked on the primary, and the feed is written there.
+  const listener =
+    handle.driver.kind === 'postgres' ? new NotificationListener(handle.driver.topology.session.url) : null;
+  const viewerCache = listener ? new ViewerCache(listener) : null;
   const closing = createClosing();
   const services: AppServices = {
     config,
@@ -48,12 +52,12 @@ export async function startServer(
     plans,
     readiness: { accepting: false },
     closing: closing.signal,
-    readReplica,
+    reads,
     quotas,
     viewerCache,
   };
   await migrateDatabase(handle, plans.keys());
-  await viewerCache?.start();
+  await listener?.start();
   await options.beforeListen?.(services);
 
   const app = createApp(services);
@@ -65,11 +69,9 @@ export async function startServer(
   });
   services.readiness.accepting = true;
   const address = server.address() as AddressInfo;
-  // The embedded store admits this process only: the token commands ask it over a socket only its user can open.
+  // The embedded store admits this process only: the CLI asks it over a socket only its user can open.
   const adminSocket =
-    handle.driver.kind === 'pglite'
-      ? await openAdminSocket(handle.driver.dataDir, handle.db, plans)
-      : undefined;
+    handle.driver.kind === 'pglite' ? await openAdminSocket(handle.driver.dataDir, handle, plans) : undefined;
 
   const reconcileActivity = activityReconciler(handle.db);
   const refresher =
@@ -87,8 +89,20 @@ export async function startServer(
     pollMs: config.webhookPollMs,
     onError: (error) => logger().error({ err: error }, 'delivering webhooks failed'),
   });
-  // Wakes this instance's feed subscriptions when any instance (or any writer) commits event changes.
-  const stopListening = await listenTo(handle, changeChannel, announceChanges);
+  // Wakes this instance's feed subscriptions and webhook worker when any instance (or any writer) commits event
+  // changes, and whenever listening begins again, since a commit may have gone unheard meanwhile.
+  let stopListening: () => Promise<void>;
+  if (listener) {
+    const stops = [
+      listener.on(changeChannel, announceChanges),
+      listener.onState((listening) => listening && announceChanges()),
+    ];
+    stopListening = async () => {
+      for (const stop of stops) stop();
+    };
+  } else {
+    stopListening = await listenTo(handle, changeChannel, announceChanges);
+  }
   const pruner = setInterval(
     () =>
       pruneChangeLog(handle.db).catch((error) =>
@@ -115,7 +129,8 @@ export async function startServer(
       await quotas.close();
       await services.persistedQueries?.close();
       await viewerCache?.close();
-      await readReplica?.close();
+      await listener?.close();
+      await reads?.close();
       await handle.close();
     })();
     return stopping;

@@ -89,40 +89,64 @@ describe('the token checksum', () => {
 });
 
 describe('failed authentications per client address', () => {
-  it('answers 429 with Retry-After once an address has spent its failures, without looking tokens up', async () => {
+  it('answers 429 with Retry-After once an address has spent its failures, and a repeated token without a lookup', async () => {
     const address = addressOf();
+    const revoked = unissuedToken();
     for (let attempt = 0; attempt < failureLimit; attempt += 1) {
-      const response = await send('/v1/organisations', { address, token: unissuedToken() });
+      const response = await send('/v1/organisations', {
+        address,
+        token: attempt === 0 ? revoked : unissuedToken(),
+      });
       expect(response.status).toBe(401);
     }
-    const { result, statements } = await countStatements(async () => {
+    // New tokens are looked up (one statement each) and refused 429; the token refused before costs nothing.
+    const fresh = await countStatements(async () => {
+      const statuses: number[] = [];
+      for (let attempt = 0; attempt < 20; attempt += 1) {
+        statuses.push((await send('/v1/organisations', { address, token: unissuedToken() })).status);
+      }
+      return statuses;
+    });
+    expect(new Set(fresh.result)).toEqual(new Set([429]));
+    expect(fresh.statements).toBe(20);
+    const repeated = await countStatements(async () => {
       const statuses: number[] = [];
       let last: Response | undefined;
       for (let attempt = 0; attempt < 200; attempt += 1) {
-        last = await send('/v1/organisations', { address, token: unissuedToken() });
+        last = await send('/v1/organisations', { address, token: revoked });
         statuses.push(last.status);
       }
       return { statuses, last: last! };
     });
-    expect(new Set(result.statuses)).toEqual(new Set([429]));
-    expect(statements).toBe(0);
-    const retryAfter = Number(result.last.headers.get('Retry-After'));
+    expect(new Set(repeated.result.statuses)).toEqual(new Set([429]));
+    expect(repeated.statements).toBe(0);
+    const retryAfter = Number(repeated.result.last.headers.get('Retry-After'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
-    const body = await result.last.json();
+    const body = await repeated.result.last.json();
     expect(body.status).toEqual({ code: 429, messages: [expect.stringMatching(/refused tokens.*retry in/)] });
 
-    // A valid token from that address waits too (this instance has not seen it); another address goes on.
-    expect((await send('/v1/organisations?limit=1', { address, token: app.tokens.starter })).status).toBe(
-      429,
-    );
+    // Another address goes on: its refusals are its own.
     const elsewhere = addressOf();
-    expect(
-      (await send('/v1/organisations?limit=1', { address: elsewhere, token: app.tokens.starter })).status,
-    ).toBe(200);
-    expect((await send('/v1/organisations', { address: elsewhere, token: unissuedToken() })).status).toBe(
-      401,
-    );
+    expect((await send('/v1/organisations', { address: elsewhere, token: revoked })).status).toBe(401);
+  });
+
+  it('serves a valid token from an address that other callers have throttled', async () => {
+    const address = addressOf();
+    for (let attempt = 0; attempt < failureLimit + 3; attempt += 1) {
+      await send('/v1/organisations', { address, token: unissuedToken() });
+    }
+    expect((await send('/v1/organisations', { address, token: unissuedToken() })).status).toBe(429);
+    // Interleaved with the bad ones, every good request is served, and the bad ones stay refused.
+    for (let round = 0; round < 5; round += 1) {
+      const good = await send('/v1/organisations?limit=1', { address, token: app.tokens.starter });
+      expect(good.status).toBe(200);
+      expect((await good.json()).success).toHaveLength(1);
+      expect((await send('/v1/organisations', { address, token: unissuedToken() })).status).toBe(429);
+    }
+    // A valid token sent by hand with its last character changed is a forged one: refused, still 429.
+    const forged = `${app.tokens.starter.slice(0, -1)}${app.tokens.starter.endsWith('A') ? 'B' : 'A'}`;
+    expect((await send('/v1/organisations', { address, token: forged })).status).toBe(429);
   });
 
   it('counts forged tokens, and answers the graph GraphQL-shaped', async () => {
@@ -221,6 +245,9 @@ describe('failed authentications shared through Redis', () => {
       }
       expect((await via(first, unissuedToken())).status).toBe(429);
       expect((await via(second, unissuedToken())).status).toBe(429);
+      // Throttled on both, the address's good tokens are still served by both.
+      expect((await via(first, app.tokens.starter)).status).toBe(200);
+      expect((await via(second, app.tokens.starter)).status).toBe(200);
     } finally {
       await first.quotas?.close();
       await second.quotas?.close();

@@ -99,7 +99,7 @@ describe('the viewer cache', () => {
         await findViewer(handle.db, plans, token, cache);
         expect(cache.get(token)).toBeDefined();
         await admin`select pg_terminate_backend(pid) from pg_stat_activity
-          where application_name = 'orgraph token listener' and datname = current_database()`;
+          where application_name = 'orgraph listener' and datname = current_database()`;
         await until(() => !cache.active, 2_000);
         expect(cache.get(token)).toBeUndefined();
         const lookedUp = await countStatements(() => findViewer(handle.db, plans, token, cache));

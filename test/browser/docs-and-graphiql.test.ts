@@ -103,12 +103,52 @@ describe('/docs', () => {
   }, 60_000);
 });
 
+/** Opens GraphiQL's Docs panel (when closed) and waits for the root types it lists. */
+async function openDocs(page: Page): Promise<Locator> {
+  const docs = page.locator('.graphiql-doc-explorer');
+  if (!(await docs.isVisible()))
+    await page.getByRole('button', { name: 'Show Documentation Explorer' }).click();
+  await docs.locator('.graphiql-doc-explorer-root-type').first().waitFor({ timeout: 30_000 });
+  return docs;
+}
+
+/** What the Docs panel shows for the Query type: its title, and the fields it lists. */
+async function queryTypeInDocs(docs: Locator): Promise<{ title: string; text: string }> {
+  await docs.getByRole('link', { name: 'Query', exact: true }).first().click();
+  await docs.locator('.graphiql-doc-explorer-field-name', { hasText: 'organisations' }).first().waitFor();
+  const title = (await docs.locator('.graphiql-doc-explorer-title').innerText()).trim();
+  const text = await docs.innerText();
+  // Back to the root types, as a reader would leave it.
+  await docs.locator('.graphiql-doc-explorer-back').click();
+  return { title, text };
+}
+
 describe('/graphql (GraphiQL)', () => {
-  it('opens with the example query and a placeholder header, and runs the query with a real token', async () => {
+  it('opens clean with the example query and a placeholder header, lists the schema in Docs, and runs the query with a real token', async () => {
     const { page, requested } = await openPage();
+    const schemaFetch = page.waitForResponse(
+      (response) =>
+        response.url().endsWith('/graphql') &&
+        (response.request().postData() ?? '').includes('IntrospectionQuery'),
+    );
     await page.goto(`${server.url}/graphql`);
     const execute = page.locator('.graphiql-execute-button');
     await execute.waitFor({ timeout: 30_000 });
+
+    // The first schema fetch goes without a token (the headers editor holds the placeholder) and is answered.
+    const fetched = await schemaFetch;
+    expect(fetched.status()).toBe(200);
+    expect(((await fetched.json()) as { errors?: unknown }).errors).toBeUndefined();
+    const docs = await openDocs(page);
+    expect(await docs.locator('.graphiql-doc-explorer-error').count()).toBe(0);
+    const before = await queryTypeInDocs(docs);
+    expect(before.title).toBe('Query');
+    expect(before.text).toContain('organisations');
+    const result = page.locator('.graphiql-response');
+    const opened = await editorText(result);
+    expect(opened).not.toContain('UNAUTHENTICATED');
+    expect(opened).not.toContain('"errors"');
+    await page.screenshot({ path: `${artifacts}graphiql-opened.png` });
 
     const queryEditor = page.locator('.graphiql-query-editor');
     await expect(editorText(queryEditor)).resolves.toContain('query OrganisationPeopleArticles');
@@ -139,13 +179,17 @@ describe('/graphql (GraphiQL)', () => {
     const firstName = body.data?.organisations.edges[0]?.node.name;
     expect(firstName).toEqual(expect.any(String));
 
-    const result = page.locator('.graphiql-response');
     await result
       .getByText(firstName as string, { exact: false })
       .first()
       .waitFor({ timeout: 15_000 });
     await expect(editorText(result)).resolves.toContain('"data"');
     await page.screenshot({ path: `${artifacts}graphiql.png` });
+
+    // With the token set, Docs still lists the schema.
+    const after = await queryTypeInDocs(await openDocs(page));
+    expect(after).toEqual(before);
+    expect(await docs.locator('.graphiql-doc-explorer-error').count()).toBe(0);
 
     // The name on the page is an organisation of the database, as the REST list finds it by name.
     const lookup = await fetch(

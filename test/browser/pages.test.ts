@@ -69,3 +69,42 @@ describe('/graphql page', () => {
     expect(cached.status).toBe(304);
   });
 });
+
+describe('/', () => {
+  it('links a browser to the graph, the REST reference and its document, each of which answers', async () => {
+    const response = await app.request('/', {
+      token: null,
+      headers: { Accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('Content-Type')).toBe('text/html; charset=UTF-8');
+    expect(response.headers.get('Vary')).toBe('Accept');
+    const page = await response.text();
+    const hrefs = [...page.matchAll(/<a href="([^"]+)">/g)].map(([, href]) => href);
+    expect(hrefs).toEqual(['/graphql', '/docs', '/v1/openapi.json']);
+    for (const href of hrefs) {
+      expect((await app.request(href!, { token: null, headers: html })).status, href).toBe(200);
+    }
+  });
+
+  it('answers the same links as JSON to a client that asks for JSON', async () => {
+    const response = await app.request('/', { token: null, headers: { Accept: 'application/json' } });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      service: 'orgraph',
+      links: [
+        { rel: 'graphql', href: '/graphql', title: expect.stringContaining('GraphiQL') },
+        { rel: 'docs', href: '/docs', title: expect.stringContaining('reference') },
+        { rel: 'openapi', href: '/v1/openapi.json', title: expect.stringContaining('OpenAPI') },
+      ],
+    });
+  });
+
+  it('answers HEAD with the headers of GET and no body, and other paths still 404', async () => {
+    const head = await app.request('/', { method: 'HEAD', token: null, headers: html });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('Content-Type')).toBe('text/html; charset=UTF-8');
+    expect(await head.text()).toBe('');
+    expect((await app.request('/nope', { token: null })).status).toBe(404);
+  });
+});

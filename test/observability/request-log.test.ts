@@ -161,7 +161,7 @@ describe('unexpected GraphQL errors', () => {
         return Reflect.get(target, property, receiver);
       },
     });
-    const broken = createApp({ ...app.services, db, readReplica: null });
+    const broken = createApp({ ...app.services, db, reads: null });
     captureLogs();
     const response = await broken.fetch(
       new Request('http://orgraph.test/graphql', {

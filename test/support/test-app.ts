@@ -1,7 +1,9 @@
 import { loadPlans } from '../../src/auth/plans.ts';
 import { createToken } from '../../src/auth/tokens.ts';
 import { loadConfig } from '../../src/config.ts';
-import { openDatabase, openReadReplica } from '../../src/db/database.ts';
+import { openDatabase } from '../../src/db/database.ts';
+import { openReadRouting } from '../../src/db/read-routing.ts';
+import { observeReadRouting } from '../../src/http/observability/read-replica.ts';
 import { type AppServices, createClosing } from '../../src/http/services.ts';
 import { createApp } from '../../src/server/app.ts';
 
@@ -45,13 +47,13 @@ export async function openTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<Te
   const config = loadConfig({ ...process.env, ...overrides });
   const plans = loadPlans(config.plansFile);
   const handle = await openDatabase(config);
-  const readReplica = openReadReplica(config);
+  const reads = openReadRouting(config, handle, { events: observeReadRouting() });
   const closing = createClosing();
   const services: AppServices = {
     config,
     handle,
     db: handle.db,
-    readReplica,
+    reads,
     plans,
     readiness: { accepting: true },
     closing: closing.signal,
@@ -91,7 +93,7 @@ export async function openTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<Te
       closing.abort();
       await services.quotas?.close();
       await services.persistedQueries?.close();
-      await readReplica?.close();
+      await reads?.close();
       await handle.close();
     },
   };

@@ -21,7 +21,8 @@ export interface BulkSession {
 }
 
 /**
- * Opens a bulk session. On PostgreSQL it is a connection of its own, without the request pool's statement
+ * Opens a bulk session. On PostgreSQL it is a connection of its own (to DATABASE_DIRECT_URL when set, never
+ * through a transaction pooler: the import's temporary tables live in the session), without the request pool's statement
  * timeout, with Nagle's algorithm off: COPY ends with a small message that would otherwise wait for the
  * server's delayed ACK (bulk-connection.ts). On the embedded database it is the one connection there is.
  */
@@ -41,7 +42,7 @@ export async function openBulkSession(driver: DatabaseDriver, applicationName: s
     work_mem: '64MB',
     maintenance_work_mem: '256MB',
   };
-  const sql = openBulkConnection(driver.client, settings);
+  const sql = openBulkConnection(driver, settings);
   return postgresSession(sql, async () => {
     await sql.end({ timeout: 5 });
   });

@@ -91,6 +91,12 @@ export const organisationNamesTable = pgTable(
      * of `name_lower` stop at every word (see nameSubstringMatch).
      */
     nameKey: text().notNull().generatedAlwaysAs(sql`orgraph_name_key("name")`),
+    /**
+     * The name as resolving a list matches it (`orgraph_organisation_key`, migration 0029: without legal forms, case,
+     * accents or punctuation), stored so that the trigram lookup's recheck and ranking read it instead of computing it
+     * for every candidate (migration 0030).
+     */
+    matchKey: text().notNull().generatedAlwaysAs(sql`orgraph_organisation_key("name")`),
     status: organisationStatusEnum().notNull(),
     verified: boolean().notNull(),
     confidence: smallint().notNull(),
@@ -136,6 +142,10 @@ export const organisationNamesTable = pgTable(
       t.name,
       t.reference,
     ),
+    // Resolving a list (src/domain/resolve): a name's key looked up exactly, and its trigrams for a name a typo
+    // keeps apart.
+    index('organisation_names_match_key').on(t.matchKey),
+    index('organisation_names_match_key_trgm').using('gin', sql`${t.matchKey} gin_trgm_ops`),
     // Suggestions in their order: the names starting with a text are one range, the others a walk from the start
     // (migration 0023).
     index('organisation_names_label_order').on(
@@ -207,7 +217,10 @@ export const organisationAliasesTable = pgTable(
     startDate: date({ mode: 'string' }),
     endDate: date({ mode: 'string' }),
   },
-  (t) => [index().on(t.organisationReference)],
+  (t) => [
+    index().on(t.organisationReference),
+    index('organisation_aliases_match_key').on(sql`orgraph_organisation_key(${t.name})`),
+  ],
 );
 
 export const organisationTickersTable = pgTable(
@@ -224,7 +237,10 @@ export const organisationTickersTable = pgTable(
     status: text().notNull(),
     isPrimaryListing: boolean().notNull(),
   },
-  (t) => [index().on(t.organisationReference)],
+  (t) => [
+    index().on(t.organisationReference),
+    index('organisation_tickers_symbol').on(sql`upper(${t.value})`),
+  ],
 );
 
 export const organisationDomainsTable = pgTable(
@@ -238,7 +254,10 @@ export const organisationDomainsTable = pgTable(
     confidenceScore: real().notNull(),
     isValid: boolean().notNull(),
   },
-  (t) => [index().on(t.organisationReference)],
+  (t) => [
+    index().on(t.organisationReference),
+    index('organisation_domains_domain').on(sql`lower(${t.domain})`),
+  ],
 );
 
 export const organisationPhonesTable = pgTable(

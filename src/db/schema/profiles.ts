@@ -19,6 +19,9 @@ export const profilesTable = pgTable(
   (t) => [
     index('profiles_full_name_trgm').using('gin', sql`${t.fullName} gin_trgm_ops`),
     index('profiles_name_order').on(t.lastName, t.firstName, t.reference),
+    // Resolving a list: the name's words in any order, case or accents, and the LinkedIn handle (migration 0029).
+    index('profiles_match_key').on(sql`orgraph_person_key(${t.fullName})`),
+    index('profiles_linkedin_handle').on(sql`orgraph_linkedin_handle(${t.linkedinUrl})`),
     check('profiles_confidence_range', sql`${t.confidenceScore} between 0 and 1`),
   ],
 );
@@ -35,7 +38,7 @@ export const profileEmailsTable = pgTable(
     confidenceScore: real().notNull(),
     isValid: boolean().notNull(),
   },
-  (t) => [index().on(t.profileReference)],
+  (t) => [index().on(t.profileReference), index('profile_emails_value').on(sql`lower(${t.value})`)],
 );
 
 /** One role a person held; `endDate` null means a current role. */

@@ -29,7 +29,7 @@ import { decodeLine, type Line, readLines } from './read-lines.ts';
 import { defaultReadWorkers, ReadPool } from './read-pool.ts';
 import { lineDigestOf, lineDigestOfBytes } from './read-record.ts';
 import { type RecordType, recordLinks, recordTypes } from './records.ts';
-import { type Rejection, RejectsFile, rejectionBody } from './rejects.ts';
+import { type OpenRejects, type Rejection, RejectsFile, rejectionBody } from './rejects.ts';
 
 export interface ImportSource {
   /** A path, or `-` for standard input; the file name may give the record type (`organisations.ndjson`). */
@@ -57,6 +57,8 @@ export interface ImportOptions {
   batchSize?: number;
   /** Where rejected records go (NDJSON); null to only count them. */
   rejectsPath?: string | null;
+  /** How the rejects file is opened at the first rejection; by default, the file at `rejectsPath`. */
+  openRejects?: OpenRejects;
   onProgress?: (progress: ImportProgress) => void;
   /** Worker threads that parse and validate the lines of a large import; 0 reads on the import's own thread. */
   readWorkers?: number;
@@ -152,7 +154,7 @@ async function importOnce(
   allowed: { rows: boolean },
 ): Promise<ImportSummary> {
   const batchSize = options.batchSize ?? 5_000;
-  const rejects = new RejectsFile(options.rejectsPath ?? null);
+  const rejects = new RejectsFile(options.rejectsPath ?? null, options.openRejects);
   const types: Record<string, TypeCounts> = {};
   const countsOf = (type: string) => {
     types[type] ??= emptyCounts();

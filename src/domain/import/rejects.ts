@@ -1,5 +1,6 @@
 import { once } from 'node:events';
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
+import type { Writable } from 'node:stream';
 import { lineHeadBytes } from './read-lines.ts';
 
 /** One rejected record as the rejects file holds it. */
@@ -22,17 +23,25 @@ export function rejectionBody(text: string, parsed: unknown): Pick<Rejection, 'r
   return { record_head: head };
 }
 
+/** Opens the rejects file: the file itself, or a stream to whoever writes it (an import through the admin socket). */
+export type OpenRejects = (path: string) => Writable;
+
+const openFile: OpenRejects = (path) => createWriteStream(path, { flags: 'w' });
+
 /** Writes rejections as NDJSON to `path`, creating the file at the first one. */
 export class RejectsFile {
-  private stream: WriteStream | null = null;
+  private stream: Writable | null = null;
   count = 0;
 
-  constructor(readonly path: string | null) {}
+  constructor(
+    readonly path: string | null,
+    private readonly open: OpenRejects = openFile,
+  ) {}
 
   async write(rejection: Rejection): Promise<void> {
     this.count += 1;
     if (this.path === null) return;
-    this.stream ??= createWriteStream(this.path, { flags: 'w' });
+    this.stream ??= this.open(this.path);
     if (!this.stream.write(`${JSON.stringify(rejection)}\n`)) await once(this.stream, 'drain');
   }
 

@@ -1,3 +1,4 @@
+import { type PlannedExperience, plannedOrganisation } from '../../domain/read-plan.ts';
 import { builder } from '../builder.ts';
 import { ExperienceRef, OccupationRef, OrganisationRef, ProfileRef } from '../refs.ts';
 
@@ -33,10 +34,13 @@ builder.node(ExperienceRef, {
       type: OrganisationRef,
       nullable: true,
       description: 'Where the role is or was held; null when it is not linked to a recorded organisation.',
-      resolve: (experience, _args, context) =>
-        experience.organisationReference
+      resolve: (experience: PlannedExperience, _args, context) => {
+        const planned = experience[plannedOrganisation];
+        if (planned !== undefined) return planned;
+        return experience.organisationReference
           ? context.loaders.organisationByReference.load(experience.organisationReference)
-          : null,
+          : null;
+      },
     }),
     profile: t.field({
       type: ProfileRef,

@@ -11,9 +11,14 @@ import {
   addressesByKind,
   type IndustryClassification,
 } from '../../domain/organisations/organisation-parts.ts';
-import { type OrganisationRole, partitionRoles } from '../../domain/organisations/organisation-people.ts';
+import {
+  type OrganisationPeople,
+  type OrganisationRole,
+  partitionRoles,
+} from '../../domain/organisations/organisation-people.ts';
 import { loadOrganisationRecord } from '../../domain/organisations/organisation-record.ts';
 import { sizeBand } from '../../domain/organisations/size-band.ts';
+import { loadOrganisationPlan, type PlannedOrganisation, plannedPeople } from '../../domain/read-plan.ts';
 import type {
   Organisation,
   OrganisationAddress,
@@ -27,6 +32,7 @@ import { requireActivityCoverage } from '../../http/activity-coverage.ts';
 import type { RequestContext } from '../../http/context.ts';
 import { builder } from '../builder.ts';
 import { resolveKeysetConnection } from '../keyset.ts';
+import { organisationConnectionPlan } from '../read-plan.ts';
 import { ArticleRef, ClientSummaryRef, IndustryRef, OrganisationRef, ProfileRef } from '../refs.ts';
 import {
   ActivityPeriodEnum,
@@ -187,8 +193,17 @@ const OrganisationRoleRef = builder.objectRef<OrganisationRole>('OrganisationRol
   }),
 });
 
-async function peopleOf(organisation: Organisation, context: RequestContext) {
-  return partitionRoles(await context.loaders.rolesByOrganisation.load(organisation.reference));
+/** The organisation's people lists: the read plan's when it loaded them, else through the loader. */
+function peopleOf(organisation: PlannedOrganisation, context: RequestContext) {
+  return (
+    organisation[plannedPeople] ??
+    context.loaders.rolesByOrganisation.load(organisation.reference).then(partitionRoles)
+  );
+}
+
+/** One of the people lists, synchronously when the plan loaded them. */
+function listOf(people: OrganisationPeople | Promise<OrganisationPeople>, list: keyof OrganisationPeople) {
+  return people instanceof Promise ? people.then((loaded) => loaded[list]) : people[list];
 }
 
 builder.node(OrganisationRef, {
@@ -284,19 +299,18 @@ builder.node(OrganisationRef, {
       type: [OrganisationRoleRef],
       description:
         'Current roles whose title reads as executive (C-suite titles and abbreviations, president, founder, owner, director, VP/SVP/EVP, general or country manager, partner, head of, chair, board member; not assistants or HR business partners), latest joiner first.',
-      resolve: async (organisation, _args, context) =>
-        (await peopleOf(organisation, context)).currentExecutives,
+      resolve: (organisation, _args, context) => listOf(peopleOf(organisation, context), 'currentExecutives'),
     }),
     currentProfessionals: t.field({
       type: [OrganisationRoleRef],
       description: 'Every other current role, latest joiner first.',
-      resolve: async (organisation, _args, context) =>
-        (await peopleOf(organisation, context)).currentProfessionals,
+      resolve: (organisation, _args, context) =>
+        listOf(peopleOf(organisation, context), 'currentProfessionals'),
     }),
     alumni: t.field({
       type: [OrganisationRoleRef],
       description: 'Ended roles, most recent leaver first.',
-      resolve: async (organisation, _args, context) => (await peopleOf(organisation, context)).alumni,
+      resolve: (organisation, _args, context) => listOf(peopleOf(organisation, context), 'alumni'),
     }),
   }),
 });
@@ -438,7 +452,7 @@ builder.queryField('organisations', (t) =>
           description: 'Without it the defaults apply: activity index only, no funds, `minConfidence` 5.',
         }),
       },
-      resolve: async (_root, args, context) => {
+      resolve: async (_root, args, context, info) => {
         const filter = organisationFilterOf(args.filter);
         requireActivityCoverage(context.viewer, filter);
         const connection = await resolveKeysetConnection<Organisation, OrganisationSortKey>(
@@ -446,6 +460,14 @@ builder.queryField('organisations', (t) =>
           { schema: organisationKeySchema, of: organisationSortKey },
           (window) => findOrganisations(context.db, filter, window),
         );
+        const plan = organisationConnectionPlan(info);
+        if (plan) {
+          await loadOrganisationPlan(
+            context.db,
+            connection.edges.map((edge) => edge.node),
+            plan,
+          );
+        }
         return {
           ...connection,
           totalCount: () =>

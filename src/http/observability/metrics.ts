@@ -51,6 +51,18 @@ export const metrics = {
     labelNames: ['kind'] as const,
     registers: [metricsRegistry],
   }),
+  readReplicaState: new Gauge({
+    name: 'orgraph_read_replica_state',
+    help: 'The read replica (DATABASE_READ_URL) by state: 1 for the state it is in (serving, lagging, down, not-a-standby), 0 for the others.',
+    labelNames: ['state'] as const,
+    registers: [metricsRegistry],
+  }),
+  readsOnPrimary: new Counter({
+    name: 'orgraph_reads_on_primary_total',
+    help: 'Requests whose reads went to the primary instead of the replica, and replica statements run again on the primary (failover), by reason.',
+    labelNames: ['reason'] as const,
+    registers: [metricsRegistry],
+  }),
   dbPoolMax: new Gauge({
     name: 'orgraph_db_pool_max_connections',
     help: 'The most database connections the process opens (DATABASE_POOL_MAX; 1 for the embedded database).',

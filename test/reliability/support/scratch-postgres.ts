@@ -41,24 +41,27 @@ async function admin<T>(work: (sql: postgres.Sql) => Promise<T>): Promise<T> {
   }
 }
 
-/** Creates and migrates a fresh database; `seedScale` also loads the deterministic dataset at that scale. */
+/**
+ * Creates and migrates a fresh database (`migrated: false` leaves it empty); `seedScale` also loads the
+ * deterministic dataset at that scale.
+ */
 export async function createScratchDatabase(
   label: string,
-  options: { seedScale?: number } = {},
+  options: { seedScale?: number; migrated?: boolean } = {},
 ): Promise<ScratchDatabase> {
   const name = `orgraph_reliability_${label}_${randomBytes(4).toString('hex')}`;
   await admin((sql) => sql.unsafe(`create database ${name}`));
   const url = withDatabase(name);
   const config = loadConfig({ DATABASE_URL: url });
-  const handle = await openDatabase(config);
+  const handle = options.migrated === false ? undefined : await openDatabase(config);
   try {
-    await migrateDatabase(handle, loadPlans(config.plansFile).keys());
-    if (options.seedScale) {
+    if (handle) await migrateDatabase(handle, loadPlans(config.plansFile).keys());
+    if (handle && options.seedScale) {
       const { seedDatabase } = await import('../../../seeds/seed-database.ts');
       await seedDatabase(handle, { scale: options.seedScale });
     }
   } finally {
-    await handle.close();
+    await handle?.close();
   }
   return {
     name,

@@ -1,0 +1,246 @@
+import { sql } from 'drizzle-orm';
+import { type Database, queryRows } from '../../db/database.ts';
+import { parseJson } from '../../db/json-rows.ts';
+import type { OrganisationDetails, OrganisationQuery, ProfileDetails, ProfileQuery } from './evidence.ts';
+
+/** At most this many records per input and per way of finding them. */
+const perLookup = 8;
+/** Written into the text: a limit sent as a parameter left the planner without it. */
+const lookupLimit = sql.raw(String(perLookup));
+
+/** Inputs per statement of the trigram lookup, which costs up to tens of milliseconds an input (bench/NOTES.md 67). */
+const fuzzyChunk = 100;
+
+/**
+ * The least trigram similarity of a name the lookup considers: pg_trgm's 0.3 let a fund's name recheck thousands of
+ * names sharing "fund" and "opportunities", and a typo in a name of two words still scores above this.
+ */
+const fuzzyThreshold = 0.45;
+
+/**
+ * Every input's candidates: records whose name or alias has the input name's key, whose domain is the input's host
+ * or whose ticker is its symbol, all in one statement (index probes of migrations 0029 and 0030); then, for the names
+ * none of these found, the names closest by trigrams on the stored key, a hundred inputs a statement.
+ */
+export async function findOrganisationCandidates(
+  db: Database,
+  queries: OrganisationQuery[],
+): Promise<Map<number, string[]>> {
+  const inputs = queries.map((query, position) => ({
+    p: position,
+    n: query.name?.input ?? null,
+    h: query.host?.host ?? null,
+    t: query.ticker?.ticker?.symbol ?? null,
+  }));
+  if (inputs.every((input) => !input.n && !input.h && !input.t)) return new Map();
+  const rows = await queryRows<{ p: number; reference: string; key: string | null }>(
+    db,
+    sql`with input as materialized (
+      select i.p, orgraph_organisation_key(i.n) as key, i.h, i.t
+        from jsonb_to_recordset(${JSON.stringify(inputs)}::jsonb) as i(p int, n text, h text, t text)
+    ), found as (
+      select i.p, c.reference from input i cross join lateral (
+        select n.reference from organisation_names n where n.match_key = i.key limit ${lookupLimit}
+      ) c where i.key <> ''
+      union
+      select i.p, c.reference from input i cross join lateral (
+        select a.organisation_reference as reference from organisation_aliases a
+          where orgraph_organisation_key(a.name) = i.key limit ${lookupLimit}
+      ) c where i.key <> ''
+      union
+      select i.p, c.reference from input i cross join lateral (
+        select d.organisation_reference as reference from organisation_domains d where lower(d.domain) = i.h
+          limit ${lookupLimit}
+      ) c
+      union
+      select i.p, c.reference from input i cross join lateral (
+        select t.organisation_reference as reference from organisation_tickers t where upper(t.value) = i.t
+          limit ${lookupLimit}
+      ) c
+    )
+    select f.p, f.reference::text, null as key from found f
+    union all
+    select i.p, null, i.key from input i where i.key <> '' and not exists (select from found f where f.p = i.p)`,
+  );
+  const found = groupByInput(rows.filter((row) => row.reference !== null));
+  const unfound = rows.flatMap((row) =>
+    row.reference === null && row.key ? [{ p: Number(row.p), k: row.key }] : [],
+  );
+  for (let start = 0; start < unfound.length; start += fuzzyChunk) {
+    const chunk = unfound.slice(start, start + fuzzyChunk);
+    const close = await db.transaction(async (tx) => {
+      await tx.execute(sql.raw(`set local pg_trgm.similarity_threshold = ${fuzzyThreshold}`));
+      return queryRows<{ p: number; reference: string }>(
+        tx as unknown as Database,
+        sql`select i.p, c.reference::text
+          from jsonb_to_recordset(${JSON.stringify(chunk)}::jsonb) as i(p int, k text)
+          cross join lateral (
+            select n.reference from organisation_names n where n.match_key % i.k
+              order by similarity(n.match_key, i.k) desc, n.reference limit ${lookupLimit}
+          ) c`,
+      );
+    });
+    for (const [position, references] of groupByInput(close)) found.set(position, references);
+  }
+  return found;
+}
+
+/** The records of the candidates: names, aliases with their end, domains, tickers and the company address. */
+export async function readOrganisationDetails(
+  db: Database,
+  references: string[],
+): Promise<Map<string, OrganisationDetails>> {
+  if (references.length === 0) return new Map();
+  const rows = await queryRows<{
+    reference: string;
+    name: string;
+    aliases: unknown;
+    domains: unknown;
+    tickers: unknown;
+    country: string | null;
+    city: string | null;
+  }>(
+    db,
+    sql`select o.reference::text, o.name,
+        (select json_agg(json_build_object('name', a.name, 'endDate', a.end_date) order by a.name)
+          from organisation_aliases a where a.organisation_reference = o.reference) as aliases,
+        (select json_agg(d.domain order by d.is_valid desc, d.confidence_score desc, d.domain)
+          from organisation_domains d where d.organisation_reference = o.reference) as domains,
+        (select json_agg(json_build_object('value', t.value, 'exchangeCode', t.exchange_code,
+            'exchangeName', t.exchange_name) order by t.is_primary_listing desc, t.value)
+          from organisation_tickers t where t.organisation_reference = o.reference) as tickers,
+        ad.country, ad.city
+      from organisations o
+      left join organisation_addresses ad on ad.organisation_reference = o.reference and ad.kind = 'company'
+      where o.reference = any(array(select jsonb_array_elements_text(${JSON.stringify(references)}::jsonb)::uuid))`,
+  );
+  return new Map(
+    rows.map((row) => [
+      row.reference,
+      {
+        reference: row.reference,
+        name: row.name,
+        aliases: (parseJson(row.aliases) as OrganisationDetails['aliases'] | null) ?? [],
+        domains: (parseJson(row.domains) as string[] | null) ?? [],
+        tickers: (parseJson(row.tickers) as OrganisationDetails['tickers'] | null) ?? [],
+        country: row.country,
+        city: row.city,
+      },
+    ]),
+  );
+}
+
+/**
+ * Every input's candidate people: by the name's key, the LinkedIn handle or the e-mail address in one statement
+ * (index probes of migration 0029), then, for the names none of these found, the closest full names by trigrams.
+ */
+export async function findProfileCandidates(
+  db: Database,
+  queries: ProfileQuery[],
+): Promise<Map<number, string[]>> {
+  const inputs = queries.map((query, position) => ({
+    p: position,
+    n: query.name?.input ?? null,
+    l: query.linkedin?.handle ?? null,
+    e: query.email?.value ?? null,
+  }));
+  if (inputs.every((input) => !input.n && !input.l && !input.e)) return new Map();
+  const rows = await queryRows<{ p: number; reference: string | null; name: string | null }>(
+    db,
+    sql`with input as materialized (
+      select i.p, orgraph_person_key(i.n) as key, i.n, i.l, i.e
+        from jsonb_to_recordset(${JSON.stringify(inputs)}::jsonb) as i(p int, n text, l text, e text)
+    ), found as (
+      select i.p, c.reference from input i cross join lateral (
+        select pr.reference from profiles pr where orgraph_person_key(pr.full_name) = i.key limit ${lookupLimit}
+      ) c where i.key <> ''
+      union
+      select i.p, c.reference from input i cross join lateral (
+        select pr.reference from profiles pr where orgraph_linkedin_handle(pr.linkedin_url) = i.l limit ${lookupLimit}
+      ) c
+      union
+      select i.p, c.reference from input i cross join lateral (
+        select m.profile_reference as reference from profile_emails m where lower(m.value) = i.e limit ${lookupLimit}
+      ) c
+    )
+    select f.p, f.reference::text, null as name from found f
+    union all
+    select i.p, null, i.n from input i where i.key <> '' and not exists (select from found f where f.p = i.p)`,
+  );
+  const found = groupByInput(rows.filter((row) => row.reference !== null));
+  const unfound = rows.flatMap((row) =>
+    row.reference === null && row.name ? [{ p: Number(row.p), n: row.name }] : [],
+  );
+  for (let start = 0; start < unfound.length; start += fuzzyChunk) {
+    const chunk = unfound.slice(start, start + fuzzyChunk);
+    const close = await db.transaction(async (tx) => {
+      await tx.execute(sql.raw(`set local pg_trgm.similarity_threshold = ${fuzzyThreshold}`));
+      return queryRows<{ p: number; reference: string }>(
+        tx as unknown as Database,
+        sql`select i.p, c.reference::text
+          from jsonb_to_recordset(${JSON.stringify(chunk)}::jsonb) as i(p int, n text)
+          cross join lateral (
+            select pr.reference from profiles pr where pr.full_name % i.n
+              order by similarity(pr.full_name, i.n) desc, pr.reference limit ${lookupLimit}
+          ) c`,
+      );
+    });
+    for (const [position, references] of groupByInput(close)) found.set(position, references);
+  }
+  return found;
+}
+
+/** The people of the candidates: names, LinkedIn URL, e-mails and roles with their organisations' names. */
+export async function readProfileDetails(
+  db: Database,
+  references: string[],
+): Promise<Map<string, ProfileDetails>> {
+  if (references.length === 0) return new Map();
+  const rows = await queryRows<{
+    reference: string;
+    fullName: string;
+    firstName: string;
+    lastName: string;
+    linkedinUrl: string | null;
+    emails: unknown;
+    roles: unknown;
+  }>(
+    db,
+    sql`select pr.reference::text, pr.full_name as "fullName", pr.first_name as "firstName",
+        pr.last_name as "lastName", pr.linkedin_url as "linkedinUrl",
+        (select json_agg(m.value order by m.is_valid desc, m.confidence_score desc, m.value)
+          from profile_emails m where m.profile_reference = pr.reference) as emails,
+        (select json_agg(json_build_object('organisationReference', x.organisation_reference,
+            'organisationName', o.name, 'title', x.occupation_title, 'current', x.end_date is null)
+            order by x.end_date desc nulls first, x.start_date desc nulls last)
+          from experiences x left join organisations o on o.reference = x.organisation_reference
+          where x.profile_reference = pr.reference) as roles
+      from profiles pr
+      where pr.reference = any(array(select jsonb_array_elements_text(${JSON.stringify(references)}::jsonb)::uuid))`,
+  );
+  return new Map(
+    rows.map((row) => [
+      row.reference,
+      {
+        reference: row.reference,
+        fullName: row.fullName,
+        firstName: row.firstName,
+        lastName: row.lastName,
+        linkedinUrl: row.linkedinUrl,
+        emails: (parseJson(row.emails) as string[] | null) ?? [],
+        roles: (parseJson(row.roles) as ProfileDetails['roles'] | null) ?? [],
+      },
+    ]),
+  );
+}
+
+function groupByInput(rows: { p: number; reference: string | null }[]): Map<number, string[]> {
+  const byInput = new Map<number, string[]>();
+  for (const row of rows) {
+    const position = Number(row.p);
+    const list = byInput.get(position) ?? [];
+    if (row.reference !== null && !list.includes(row.reference)) list.push(row.reference);
+    byInput.set(position, list);
+  }
+  return byInput;
+}
