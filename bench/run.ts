@@ -357,6 +357,10 @@ async function main() {
     const { runImportBench } = await import('./import.ts');
     return runImportBench(process.argv.slice(3));
   }
+  if (process.argv.includes('--resolve')) {
+    const { runResolveBench } = await import('./resolve.ts');
+    return runResolveBench(process.argv.slice(2));
+  }
   if (process.argv.includes('--follow')) {
     const { runFollowBench } = await import('./follow.ts');
     return runFollowBench(process.argv.slice(2));

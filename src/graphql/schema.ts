@@ -24,6 +24,7 @@ import './types/feed.ts';
 import './types/webhook.ts';
 import './types/suggestion.ts';
 import './types/ownership.ts';
+import './types/resolve.ts';
 
 const deferArgs = {
   if: {

@@ -11,6 +11,7 @@ import { registerFeedRoutes } from './routes/feed.ts';
 import { registerOrganisationRoutes } from './routes/organisations.ts';
 import { registerProfileOwnershipRoutes } from './routes/profile-ownership.ts';
 import { registerProfileRoutes } from './routes/profiles.ts';
+import { registerResolveRoutes } from './routes/resolve.ts';
 import { registerSearchRoutes } from './routes/searches.ts';
 import { registerWebhookRoutes } from './routes/webhooks.ts';
 
@@ -55,6 +56,7 @@ export function createRestRouter(): RestApp {
   registerEventRoutes(app);
   registerFeedRoutes(app);
   registerWebhookRoutes(app);
+  registerResolveRoutes(app);
   const document = finishOpenApiDocument(
     app.getOpenAPI31Document({
       openapi: '3.1.0',

@@ -19,10 +19,10 @@ async function distinctOrganisations(limit: number) {
       join lateral (select domain from organisation_domains where organisation_reference = o.reference
         order by is_valid desc, confidence_score desc, domain limit 1) d on true
       join organisation_addresses ad on ad.organisation_reference = o.reference and ad.kind = 'company'
+      join organisation_names n on n.reference = o.reference
       where ad.country is not null and not exists (
-        select from organisations x where x.reference <> o.reference
-          and orgraph_organisation_key(x.name) = orgraph_organisation_key(o.name))
-      and not exists (select from organisation_aliases a where orgraph_organisation_key(a.name) = orgraph_organisation_key(o.name)
+        select from organisation_names x where x.reference <> o.reference and x.match_key = n.match_key)
+      and not exists (select from organisation_aliases a where orgraph_organisation_key(a.name) = n.match_key
           and a.organisation_reference <> o.reference)
       order by o.reference limit ${limit}`);
 }
@@ -66,8 +66,8 @@ describe('resolveOrganisations', () => {
   it('finds a former name and says so', async () => {
     const [former] = await rows<{ reference: string; name: string }>(sql`
       select a.organisation_reference::text as reference, a.name from organisation_aliases a
-        where a.end_date < current_date and not exists (select from organisations o
-          where orgraph_organisation_key(o.name) = orgraph_organisation_key(a.name))
+        where a.end_date < current_date and not exists (select from organisation_names n
+          where n.match_key = orgraph_organisation_key(a.name))
         and (select count(*) from organisation_aliases b
           where orgraph_organisation_key(b.name) = orgraph_organisation_key(a.name)) = 1
         order by a.reference limit 1`);

@@ -65,10 +65,6 @@ export const organisationsTable = pgTable(
       t.hasActivity,
     ),
     index('organisations_status').on(t.status),
-    // Resolving a list (src/domain/resolve): the name's key without legal forms, case, accents or word order, looked
-    // up exactly, and its trigrams for the names a typo keeps apart (migration 0029).
-    index('organisations_match_key').on(sql`orgraph_organisation_key(${t.name})`),
-    index('organisations_match_key_trgm').using('gin', sql`orgraph_organisation_key(${t.name}) gin_trgm_ops`),
   ],
 );
 
@@ -95,6 +91,12 @@ export const organisationNamesTable = pgTable(
      * of `name_lower` stop at every word (see nameSubstringMatch).
      */
     nameKey: text().notNull().generatedAlwaysAs(sql`orgraph_name_key("name")`),
+    /**
+     * The name as resolving a list matches it (`orgraph_organisation_key`, migration 0029: without legal forms, case,
+     * accents or punctuation), stored so that the trigram lookup's recheck and ranking read it instead of computing it
+     * for every candidate (migration 0030).
+     */
+    matchKey: text().notNull().generatedAlwaysAs(sql`orgraph_organisation_key("name")`),
     status: organisationStatusEnum().notNull(),
     verified: boolean().notNull(),
     confidence: smallint().notNull(),
@@ -140,6 +142,10 @@ export const organisationNamesTable = pgTable(
       t.name,
       t.reference,
     ),
+    // Resolving a list (src/domain/resolve): a name's key looked up exactly, and its trigrams for a name a typo
+    // keeps apart.
+    index('organisation_names_match_key').on(t.matchKey),
+    index('organisation_names_match_key_trgm').using('gin', sql`${t.matchKey} gin_trgm_ops`),
     // Suggestions in their order: the names starting with a text are one range, the others a walk from the start
     // (migration 0023).
     index('organisation_names_label_order').on(

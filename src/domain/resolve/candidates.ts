@@ -8,10 +8,19 @@ const perLookup = 8;
 /** Written into the text: a limit sent as a parameter left the planner without it. */
 const lookupLimit = sql.raw(String(perLookup));
 
+/** Inputs per statement of the trigram lookup, which costs up to tens of milliseconds an input (bench/NOTES.md 67). */
+const fuzzyChunk = 100;
+
 /**
- * Every input's candidates in one statement: records whose name or alias has the input name's key, whose domain is
- * the input's host or whose ticker is its symbol (each an index probe of migration 0029), and, for a name that none
- * of these found, the names closest to it by trigrams. Returns (input position, reference) pairs.
+ * The least trigram similarity of a name the lookup considers: pg_trgm's 0.3 let a fund's name recheck thousands of
+ * names sharing "fund" and "opportunities", and a typo in a name of two words still scores above this.
+ */
+const fuzzyThreshold = 0.45;
+
+/**
+ * Every input's candidates: records whose name or alias has the input name's key, whose domain is the input's host
+ * or whose ticker is its symbol, all in one statement (index probes of migrations 0029 and 0030); then, for the names
+ * none of these found, the names closest by trigrams on the stored key, a hundred inputs a statement.
  */
 export async function findOrganisationCandidates(
   db: Database,
@@ -24,14 +33,14 @@ export async function findOrganisationCandidates(
     t: query.ticker?.ticker?.symbol ?? null,
   }));
   if (inputs.every((input) => !input.n && !input.h && !input.t)) return new Map();
-  const rows = await queryRows<{ p: number; reference: string }>(
+  const rows = await queryRows<{ p: number; reference: string; key: string | null }>(
     db,
     sql`with input as materialized (
       select i.p, orgraph_organisation_key(i.n) as key, i.h, i.t
         from jsonb_to_recordset(${JSON.stringify(inputs)}::jsonb) as i(p int, n text, h text, t text)
     ), found as (
       select i.p, c.reference from input i cross join lateral (
-        select o.reference from organisations o where orgraph_organisation_key(o.name) = i.key limit ${lookupLimit}
+        select n.reference from organisation_names n where n.match_key = i.key limit ${lookupLimit}
       ) c where i.key <> ''
       union
       select i.p, c.reference from input i cross join lateral (
@@ -49,14 +58,31 @@ export async function findOrganisationCandidates(
           limit ${lookupLimit}
       ) c
     )
-    select p, reference::text from found
+    select f.p, f.reference::text, null as key from found f
     union all
-    select i.p, c.reference::text from input i cross join lateral (
-      select o.reference from organisations o where orgraph_organisation_key(o.name) % i.key
-        order by similarity(orgraph_organisation_key(o.name), i.key) desc, o.reference limit ${lookupLimit}
-    ) c where i.key <> '' and not exists (select from found f where f.p = i.p)`,
+    select i.p, null, i.key from input i where i.key <> '' and not exists (select from found f where f.p = i.p)`,
   );
-  return groupByInput(rows);
+  const found = groupByInput(rows.filter((row) => row.reference !== null));
+  const unfound = rows.flatMap((row) =>
+    row.reference === null && row.key ? [{ p: Number(row.p), k: row.key }] : [],
+  );
+  for (let start = 0; start < unfound.length; start += fuzzyChunk) {
+    const chunk = unfound.slice(start, start + fuzzyChunk);
+    const close = await db.transaction(async (tx) => {
+      await tx.execute(sql.raw(`set local pg_trgm.similarity_threshold = ${fuzzyThreshold}`));
+      return queryRows<{ p: number; reference: string }>(
+        tx as unknown as Database,
+        sql`select i.p, c.reference::text
+          from jsonb_to_recordset(${JSON.stringify(chunk)}::jsonb) as i(p int, k text)
+          cross join lateral (
+            select n.reference from organisation_names n where n.match_key % i.k
+              order by similarity(n.match_key, i.k) desc, n.reference limit ${lookupLimit}
+          ) c`,
+      );
+    });
+    for (const [position, references] of groupByInput(close)) found.set(position, references);
+  }
+  return found;
 }
 
 /** The records of the candidates: names, aliases with their end, domains, tickers and the company address. */
@@ -105,8 +131,8 @@ export async function readOrganisationDetails(
 }
 
 /**
- * Every input's candidate people in one statement: by the name's key, the LinkedIn handle or the e-mail address
- * (index probes of migration 0029) and, for a name none of these found, the closest full names by trigrams.
+ * Every input's candidate people: by the name's key, the LinkedIn handle or the e-mail address in one statement
+ * (index probes of migration 0029), then, for the names none of these found, the closest full names by trigrams.
  */
 export async function findProfileCandidates(
   db: Database,
@@ -119,7 +145,7 @@ export async function findProfileCandidates(
     e: query.email?.value ?? null,
   }));
   if (inputs.every((input) => !input.n && !input.l && !input.e)) return new Map();
-  const rows = await queryRows<{ p: number; reference: string }>(
+  const rows = await queryRows<{ p: number; reference: string | null; name: string | null }>(
     db,
     sql`with input as materialized (
       select i.p, orgraph_person_key(i.n) as key, i.n, i.l, i.e
@@ -137,14 +163,31 @@ export async function findProfileCandidates(
         select m.profile_reference as reference from profile_emails m where lower(m.value) = i.e limit ${lookupLimit}
       ) c
     )
-    select p, reference::text from found
+    select f.p, f.reference::text, null as name from found f
     union all
-    select i.p, c.reference::text from input i cross join lateral (
-      select pr.reference from profiles pr where pr.full_name % i.n
-        order by similarity(pr.full_name, i.n) desc, pr.reference limit ${lookupLimit}
-    ) c where i.key <> '' and not exists (select from found f where f.p = i.p)`,
+    select i.p, null, i.n from input i where i.key <> '' and not exists (select from found f where f.p = i.p)`,
   );
-  return groupByInput(rows);
+  const found = groupByInput(rows.filter((row) => row.reference !== null));
+  const unfound = rows.flatMap((row) =>
+    row.reference === null && row.name ? [{ p: Number(row.p), n: row.name }] : [],
+  );
+  for (let start = 0; start < unfound.length; start += fuzzyChunk) {
+    const chunk = unfound.slice(start, start + fuzzyChunk);
+    const close = await db.transaction(async (tx) => {
+      await tx.execute(sql.raw(`set local pg_trgm.similarity_threshold = ${fuzzyThreshold}`));
+      return queryRows<{ p: number; reference: string }>(
+        tx as unknown as Database,
+        sql`select i.p, c.reference::text
+          from jsonb_to_recordset(${JSON.stringify(chunk)}::jsonb) as i(p int, n text)
+          cross join lateral (
+            select pr.reference from profiles pr where pr.full_name % i.n
+              order by similarity(pr.full_name, i.n) desc, pr.reference limit ${lookupLimit}
+          ) c`,
+      );
+    });
+    for (const [position, references] of groupByInput(close)) found.set(position, references);
+  }
+  return found;
 }
 
 /** The people of the candidates: names, LinkedIn URL, e-mails and roles with their organisations' names. */
@@ -191,12 +234,12 @@ export async function readProfileDetails(
   );
 }
 
-function groupByInput(rows: { p: number; reference: string }[]): Map<number, string[]> {
+function groupByInput(rows: { p: number; reference: string | null }[]): Map<number, string[]> {
   const byInput = new Map<number, string[]>();
   for (const row of rows) {
     const position = Number(row.p);
     const list = byInput.get(position) ?? [];
-    if (!list.includes(row.reference)) list.push(row.reference);
+    if (row.reference !== null && !list.includes(row.reference)) list.push(row.reference);
     byInput.set(position, list);
   }
   return byInput;

@@ -40,6 +40,8 @@ const pagingArguments: readonly string[] = ['first', 'last', 'after', 'before'];
  */
 export interface CostFieldExtensions {
   listSize?: number;
+  /** The name of a list argument whose length is the list's size (one answer per input, as in resolving). */
+  listSizeOf?: string;
 }
 
 /**
@@ -194,11 +196,27 @@ export function measureOperationCost(input: {
 
     const itemCost = 1 + selectionCost(type, selections);
     if (isListType(getNullableType(field.type))) {
-      const declared = (field.extensions as CostFieldExtensions | undefined)?.listSize;
+      const extensions = field.extensions as CostFieldExtensions | undefined;
+      const declared = extensions?.listSizeOf
+        ? argumentLength(field, node, extensions.listSizeOf)
+        : extensions?.listSize;
       const size = requested ?? declared ?? (leadsToRecords(type) ? defaultPageSize : 1);
       return 1 + size * itemCost;
     }
     return itemCost;
+  };
+
+  const argumentLength = (
+    field: GraphQLField<unknown, unknown>,
+    node: FieldNode,
+    name: string,
+  ): number | undefined => {
+    try {
+      const value = getArgumentValues(field, node, variables as Record<string, unknown>)[name];
+      return Array.isArray(value) ? value.length : undefined;
+    } catch {
+      return undefined;
+    }
   };
 
   const countPrice = (

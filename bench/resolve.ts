@@ -1,0 +1,390 @@
+// The resolver's quality and speed (issue 48): `npm run bench -- --resolve [--scale 100] [--seeds 1,2,3]
+// [--size 2000] [--rounds 20]`. Quality: labelled sets made from the dataset (bench/resolve-set.ts), one per seed,
+// answered by the domain's matcher; the first seed is the one the thresholds were fitted on, the others check them.
+// Speed: calls of 1,000 and 100 rows through the whole app in this process (REST, no port).
+import { mkdir, writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { sql } from 'drizzle-orm';
+import type { Random } from '../seeds/random.ts';
+import { loadPlans } from '../src/auth/plans.ts';
+import { createToken } from '../src/auth/tokens.ts';
+import { queryRows } from '../src/db/database.ts';
+import { parseJson } from '../src/db/json-rows.ts';
+import { matchThreshold, resolveOrganisations, resolveProfiles } from '../src/domain/resolve/index.ts';
+import { organisationKey, personKey } from '../src/domain/resolve/normalise.ts';
+import type { OrganisationInput, ProfileInput, ResolveRow } from '../src/domain/resolve/types.ts';
+import { benchPlansFile, ensureDataset } from './dataset.ts';
+import { defaultDatabaseUrl } from './options.ts';
+import {
+  type Labelled,
+  labelledSet,
+  missingOrganisationInput,
+  missingProfileInput,
+  type OrganisationSample,
+  organisationInput,
+  type ProfileSample,
+  profileInput,
+} from './resolve-set.ts';
+import { unusedStem } from './results-file.ts';
+import { openInProcessApp } from './statements.ts';
+
+const sortedKey = (key: string) => key.split(' ').sort().join(' ');
+
+interface Quality {
+  seed: number;
+  inputs: number;
+  withRecord: number;
+  matched: number;
+  matchedRight: number;
+  precision: number;
+  recall: number;
+  noRecordAnsweredNone: number;
+  /** Rows whose best candidate scored at least s: how many, and the share whose best candidate is right. */
+  calibration: { atLeast: number; rows: number; right: number }[];
+  /** By score band of the best candidate: rows and share right. */
+  bands: { from: number; to: number; rows: number; right: number }[];
+  /** Recall by perturbation (rows with a record). */
+  byPerturbation: Map<string, { rows: number; matchedRight: number; wrong: number }>;
+  /** The least threshold at which `matched` would be right 99 % of the time on this set. */
+  fittedThreshold: number | null;
+}
+
+const thresholds = [0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99];
+const bandEdges = [0, 0.2, 0.5, 0.7, 0.8, 0.9, 0.95, 0.99, 1.0001];
+
+function measureQuality<Input>(seed: number, set: Labelled<Input>[], rows: ResolveRow[]): Quality {
+  let matched = 0;
+  let matchedRight = 0;
+  let noRecord = 0;
+  let noRecordNone = 0;
+  const byPerturbation = new Map<string, { rows: number; matchedRight: number; wrong: number }>();
+  const scored: { score: number; right: boolean }[] = [];
+  set.forEach((item, index) => {
+    const row = rows[index]!;
+    const top = row.candidates[0];
+    const right = top !== undefined && top.reference === item.expected;
+    if (top) scored.push({ score: top.score, right });
+    if (row.status === 'matched') {
+      matched += 1;
+      if (right) matchedRight += 1;
+    }
+    if (item.expected === null) {
+      noRecord += 1;
+      if (row.status !== 'matched') noRecordNone += 1;
+    }
+    const entry = byPerturbation.get(item.perturbation) ?? { rows: 0, matchedRight: 0, wrong: 0 };
+    entry.rows += 1;
+    if (row.status === 'matched' && right) entry.matchedRight += 1;
+    if (row.status === 'matched' && !right) entry.wrong += 1;
+    byPerturbation.set(item.perturbation, entry);
+  });
+  const withRecord = set.length - noRecord;
+  const sortedScores = [...scored].sort((a, b) => b.score - a.score);
+  let fittedThreshold: number | null = null;
+  let right = 0;
+  sortedScores.forEach((entry, index) => {
+    if (entry.right) right += 1;
+    const next = sortedScores[index + 1];
+    if ((!next || next.score < entry.score) && right / (index + 1) >= 0.99) fittedThreshold = entry.score;
+  });
+  return {
+    seed,
+    inputs: set.length,
+    withRecord,
+    matched,
+    matchedRight,
+    precision: matched === 0 ? 1 : matchedRight / matched,
+    recall: withRecord === 0 ? 1 : matchedRight / withRecord,
+    noRecordAnsweredNone: noRecord === 0 ? 1 : noRecordNone / noRecord,
+    calibration: thresholds.map((atLeast) => {
+      const above = scored.filter((entry) => entry.score >= atLeast);
+      return { atLeast, rows: above.length, right: above.filter((entry) => entry.right).length };
+    }),
+    bands: bandEdges.slice(0, -1).map((from, index) => {
+      const to = bandEdges[index + 1]!;
+      const inBand = scored.filter((entry) => entry.score >= from && entry.score < to);
+      return {
+        from,
+        to: Math.min(to, 1),
+        rows: inBand.length,
+        right: inBand.filter((entry) => entry.right).length,
+      };
+    }),
+    byPerturbation,
+    fittedThreshold,
+  };
+}
+
+async function sampleOrganisations(db: Parameters<typeof queryRows>[0], seed: number, size: number) {
+  const rows = await queryRows<{
+    reference: string;
+    name: string;
+    country: string | null;
+    city: string | null;
+    domains: unknown;
+    tickers: unknown;
+    aliases: unknown;
+  }>(
+    db,
+    sql`select o.reference::text, o.name, ad.country, ad.city,
+        (select json_agg(d.domain order by d.domain) from organisation_domains d
+          where d.organisation_reference = o.reference) as domains,
+        (select json_agg(json_build_object('value', t.value, 'exchangeCode', t.exchange_code) order by t.value)
+          from organisation_tickers t where t.organisation_reference = o.reference) as tickers,
+        (select json_agg(json_build_object('name', a.name, 'former', a.end_date < current_date) order by a.name)
+          from organisation_aliases a where a.organisation_reference = o.reference) as aliases
+      from organisations o
+      left join organisation_addresses ad on ad.organisation_reference = o.reference and ad.kind = 'company'
+      order by md5(o.reference::text || ${String(seed)}) limit ${size}`,
+  );
+  return rows.map(
+    (row): OrganisationSample => ({
+      reference: row.reference,
+      name: row.name,
+      country: row.country,
+      city: row.city,
+      domains: (parseJson(row.domains) as string[] | null) ?? [],
+      tickers: (parseJson(row.tickers) as OrganisationSample['tickers'] | null) ?? [],
+      aliases: ((parseJson(row.aliases) as { name: string; former: boolean | null }[] | null) ?? []).map(
+        (a) => ({
+          name: a.name,
+          former: a.former === true,
+        }),
+      ),
+    }),
+  );
+}
+
+async function sampleProfiles(db: Parameters<typeof queryRows>[0], seed: number, size: number) {
+  const rows = await queryRows<ProfileSample & { emails: unknown }>(
+    db,
+    sql`select p.reference::text, p.first_name as "firstName", p.last_name as "lastName", p.full_name as "fullName",
+        p.linkedin_url as "linkedinUrl",
+        (select json_agg(m.value order by m.value) from profile_emails m where m.profile_reference = p.reference)
+          as emails,
+        (select o.name from experiences x join organisations o on o.reference = x.organisation_reference
+          where x.profile_reference = p.reference and x.end_date is null order by x.start_date desc nulls last
+          limit 1) as organisation,
+        (select x.occupation_title from experiences x where x.profile_reference = p.reference and x.end_date is null
+          order by x.start_date desc nulls last limit 1) as title
+      from profiles p order by md5(p.reference::text || ${String(seed)}) limit ${size}`,
+  );
+  return rows.map((row) => ({ ...row, emails: (parseJson(row.emails) as string[] | null) ?? [] }));
+}
+
+async function inBatches<Input>(
+  inputs: Input[],
+  resolve: (batch: Input[]) => Promise<ResolveRow[]>,
+): Promise<ResolveRow[]> {
+  const rows: ResolveRow[] = [];
+  for (let start = 0; start < inputs.length; start += 1000)
+    rows.push(...(await resolve(inputs.slice(start, start + 1000))));
+  return rows;
+}
+
+const percent = (value: number) => `${(value * 100).toFixed(1)} %`;
+const share = (right: number, rows: number) => (rows === 0 ? '–' : (right / rows).toFixed(3));
+
+function qualityTable(kind: string, qualities: Quality[]): string {
+  const lines = [
+    `### ${kind}`,
+    '',
+    `| seed | inputs | with a record | matched | precision of matched | recall | no record → none/ambiguous | threshold fitted (99 %) |`,
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...qualities.map(
+      (q) =>
+        `| ${q.seed} | ${q.inputs} | ${q.withRecord} | ${q.matched} | ${q.precision.toFixed(4)} | ${q.recall.toFixed(4)} | ${q.noRecordAnsweredNone.toFixed(4)} | ${q.fittedThreshold?.toFixed(3) ?? '–'} |`,
+    ),
+    '',
+    'Calibration: of the rows whose best candidate scored at least s, the share whose best candidate is right.',
+    '',
+    `| s | ${qualities.map((q) => `seed ${q.seed} rows | right`).join(' | ')} |`,
+    `| ---: | ${qualities.map(() => '---: | ---:').join(' | ')} |`,
+    ...thresholds.map(
+      (s, index) =>
+        `| ${s} | ${qualities.map((q) => `${q.calibration[index]!.rows} | ${share(q.calibration[index]!.right, q.calibration[index]!.rows)}`).join(' | ')} |`,
+    ),
+    '',
+    'By score band of the best candidate:',
+    '',
+    `| band | ${qualities.map((q) => `seed ${q.seed} rows | right`).join(' | ')} |`,
+    `| --- | ${qualities.map(() => '---: | ---:').join(' | ')} |`,
+    ...bandEdges
+      .slice(0, -1)
+      .map(
+        (from, index) =>
+          `| ${from.toFixed(2)}–${Math.min(bandEdges[index + 1]!, 1).toFixed(2)} | ${qualities.map((q) => `${q.bands[index]!.rows} | ${share(q.bands[index]!.right, q.bands[index]!.rows)}`).join(' | ')} |`,
+      ),
+    '',
+    `By perturbation (seed ${qualities[0]!.seed}): rows, matched right, matched wrong.`,
+    '',
+    '| perturbation | rows | matched right | matched wrong |',
+    '| --- | ---: | ---: | ---: |',
+    ...[...qualities[0]!.byPerturbation.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(
+        ([name, entry]) =>
+          `| ${name} | ${entry.rows} | ${percent(entry.matchedRight / entry.rows)} | ${entry.wrong} |`,
+      ),
+    '',
+  ];
+  return lines.join('\n');
+}
+
+function quantile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+}
+
+export async function runResolveBench(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      resolve: { type: 'boolean' },
+      scale: { type: 'string', default: '100' },
+      seeds: { type: 'string', default: '1,2,3' },
+      size: { type: 'string', default: '2000' },
+      rounds: { type: 'string', default: '20' },
+      out: { type: 'string', default: 'bench/runs' },
+    },
+    strict: true,
+  });
+  const scale = Number(values.scale);
+  const seeds = values.seeds.split(',').map(Number);
+  const size = Number(values.size);
+  const rounds = Math.min(Math.max(Number(values.rounds), 1), 200);
+  const dataset = await ensureDataset(process.env.DATABASE_URL || defaultDatabaseUrl, scale);
+  console.log(`${dataset.databaseName}: ${dataset.organisations} organisations; seeds ${seeds.join(', ')}`);
+  let token = '';
+  const app = await openInProcessApp(dataset.databaseUrl, () => token);
+  token = (
+    await createToken(app.db, loadPlans(benchPlansFile), { plan: 'enterprise', label: 'bench resolve' })
+  ).token;
+  const report: string[] = [
+    `# Resolve: quality and speed, scale ${scale}`,
+    '',
+    `${new Date().toISOString()}, \`npm run bench -- --resolve --scale ${scale} --seeds ${seeds.join(',')} --size ${size}\`, ` +
+      `database ${dataset.databaseName} (${dataset.organisations} organisations), load average ${loadavg()[0]!.toFixed(1)}. ` +
+      `Match threshold ${matchThreshold}; seed ${seeds[0]} is the one the weights and threshold were fitted on.`,
+    '',
+  ];
+  try {
+    const names = await queryRows<{ name: string }>(
+      app.db,
+      sql`select name from organisations union all select name from organisation_aliases`,
+    );
+    const takenOrganisation = new Set(names.map((row) => sortedKey(organisationKey(row.name))));
+    const people = await queryRows<{ name: string }>(app.db, sql`select full_name as name from profiles`);
+    const takenPerson = new Set(people.map((row) => sortedKey(personKey(row.name))));
+
+    const organisationQualities: Quality[] = [];
+    const profileQualities: Quality[] = [];
+    for (const seed of seeds) {
+      const samples = await sampleOrganisations(app.db, seed, size);
+      const set = labelledSet<OrganisationSample, OrganisationInput>(
+        seed,
+        samples,
+        size,
+        0.2,
+        organisationInput,
+        (random: Random) =>
+          missingOrganisationInput(random, samples, (name) =>
+            takenOrganisation.has(sortedKey(organisationKey(name))),
+          ),
+      );
+      const rows = await inBatches(
+        set.map((item) => item.input),
+        (batch) => resolveOrganisations(app.db, batch),
+      );
+      organisationQualities.push(measureQuality(seed, set, rows));
+      const profileSamples = await sampleProfiles(app.db, seed, size);
+      const profileSet = labelledSet<ProfileSample, ProfileInput>(
+        seed,
+        profileSamples,
+        size,
+        0.2,
+        profileInput,
+        (random: Random) =>
+          missingProfileInput(random, profileSamples, (name) => takenPerson.has(sortedKey(personKey(name)))),
+      );
+      const profileRows = await inBatches(
+        profileSet.map((item) => item.input),
+        (batch) => resolveProfiles(app.db, batch),
+      );
+      profileQualities.push(measureQuality(seed, profileSet, profileRows));
+      const q = organisationQualities.at(-1)!;
+      const p = profileQualities.at(-1)!;
+      console.log(
+        `seed ${seed}: organisations precision ${q.precision.toFixed(4)} recall ${q.recall.toFixed(4)} no-record ${q.noRecordAnsweredNone.toFixed(4)} fitted ${q.fittedThreshold}; ` +
+          `people precision ${p.precision.toFixed(4)} recall ${p.recall.toFixed(4)} no-record ${p.noRecordAnsweredNone.toFixed(4)} fitted ${p.fittedThreshold}`,
+      );
+    }
+    report.push(
+      '## Quality',
+      '',
+      qualityTable('Organisations', organisationQualities),
+      qualityTable('People', profileQualities),
+    );
+
+    // Speed: the first seed's inputs, sent as the REST body, rotating through the set.
+    const samples = await sampleOrganisations(app.db, seeds[0]!, size);
+    const set = labelledSet<OrganisationSample, OrganisationInput>(
+      seeds[0]!,
+      samples,
+      Math.max(size, 1000),
+      0.2,
+      organisationInput,
+      (random) =>
+        missingOrganisationInput(random, samples, (name) =>
+          takenOrganisation.has(sortedKey(organisationKey(name))),
+        ),
+    );
+    const call = async (count: number, offset: number) => {
+      const inputs = Array.from({ length: count }, (_, index) => set[(offset + index) % set.length]!.input);
+      const started = performance.now();
+      const response = await app.fetch({
+        method: 'POST',
+        path: '/v1/resolve/organisations',
+        body: JSON.stringify({ inputs }),
+      });
+      if (response.status !== 200)
+        throw new Error(`resolve answered ${response.status}: ${await response.text()}`);
+      await response.arrayBuffer();
+      return performance.now() - started;
+    };
+    await call(100, 0);
+    await call(1000, 0);
+    const large: number[] = [];
+    for (let round = 0; round < Math.max(3, Math.round(rounds / 4)); round += 1)
+      large.push(await call(1000, round * 997));
+    const small: number[] = [];
+    for (let round = 0; round < rounds * 5; round += 1) small.push(await call(100, round * 101));
+    small.sort((a, b) => a - b);
+    const rowsPerSecond = (1000 * large.length) / (large.reduce((sum, ms) => sum + ms, 0) / 1000);
+    report.push(
+      '## Speed',
+      '',
+      `Through the whole app in one process (\`app.fetch\`, REST, no port), one call at a time, load average ${loadavg()[0]!.toFixed(1)}.`,
+      '',
+      '| measure | value |',
+      '| --- | ---: |',
+      `| rows/s, ${large.length} calls of 1,000 rows | ${rowsPerSecond.toFixed(0)} |`,
+      `| 100-row call, p50 (${small.length} calls) | ${quantile(small, 0.5).toFixed(1)} ms |`,
+      `| 100-row call, p99 | ${quantile(small, 0.99).toFixed(1)} ms |`,
+      '',
+    );
+    console.log(report.slice(-4).join('\n'));
+  } finally {
+    await app.close();
+  }
+  await mkdir(values.out, { recursive: true });
+  const stem = await unusedStem(
+    values.out,
+    `${new Date().toISOString().slice(0, 10)}-resolve-scale${scale}`,
+    ['.md'],
+  );
+  const file = join(values.out, `${stem}.md`);
+  await writeFile(file, `${report.join('\n')}\n`);
+  console.log(`wrote ${file}`);
+}
