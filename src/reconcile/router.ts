@@ -6,10 +6,10 @@ import { DomainError, invalidParameter } from '../domain/errors.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { authenticate } from '../http/authenticate.ts';
 import { RequestError } from '../http/errors.ts';
+import { chargeInputs } from '../http/limits/charge-inputs.ts';
 import { limitBodySize } from '../http/limits/limit-body-size.ts';
 import { limitRequests } from '../http/limits/limit-requests.ts';
 import type { Quotas } from '../http/limits/quotas.ts';
-import { rateLimitedHeaders, rateLimitHeaders } from '../http/limits/rate-limit-headers.ts';
 import type { AppServices } from '../http/services.ts';
 import { manifestFor } from './manifest.ts';
 import { findPreviewCard, renderPreview } from './preview.ts';
@@ -150,27 +150,8 @@ async function answerBatch(c: Context<AppEnv>, text: string | undefined) {
   const queries = parseQueryBatch(text);
   for (const type of typesOf(queries))
     requireArea(c, reconcileTypes.find((candidate) => candidate.id === type)!.area);
-  await chargeQueries(c, queries.length);
+  await chargeInputs(c, queries.length);
   return reconcileBatch(c.var.ctx.db, queries);
-}
-
-/** The request itself is one; the batch's other queries are charged on top, and refused all together. */
-async function chargeQueries(c: Context<AppEnv>, count: number): Promise<void> {
-  const viewer = c.var.ctx.viewer!;
-  if (count <= 1) return;
-  const state = await c.var.quotas.charge('requests', viewer, count - 1);
-  if (state.allowed) {
-    for (const [name, value] of Object.entries(rateLimitHeaders(viewer.plan.name, state)))
-      c.header(name, value);
-    return;
-  }
-  for (const [name, value] of Object.entries(rateLimitedHeaders(viewer.plan.name, state)))
-    c.header(name, value);
-  throw new RequestError(
-    'RATE_LIMITED',
-    `A batch of ${count} queries counts ${count} requests; this token has ${state.limit} per ` +
-      `${state.windowSeconds} s (plan ${viewer.plan.name}) and too few left; retry in ${state.resetSeconds} s.`,
-  );
 }
 
 function requireArea(c: Context<AppEnv>, area: DataArea): void {
