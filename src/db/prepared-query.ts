@@ -1,6 +1,6 @@
 import { getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { type Database, queryRows } from './database.ts';
+import type { Database } from './database.ts';
 
 /**
  * A query built once per database and then only run with new values: Drizzle renders a query anew on every
@@ -72,32 +72,13 @@ const unmappedColumnTypes = new Set([
 ]);
 
 /**
- * `preparedByReferences`'s query for one reference, and for a batch a statement whose rows are used as the driver
- * returns them: every column of `table` under its property name, without Drizzle's mapping of each row, which on
- * a nested read's hundreds of rows costs more CPU than the statement (bench/NOTES.md 57). Only for a table whose
- * columns Drizzle does not map (`unmappedColumnTypes`), where the rows are the same objects either way; `batch`
- * renders the rest of the statement after `from table`, the references given as one `uuid[]` parameter.
+ * Refuses a table with a column Drizzle maps: a statement that hands out the driver's rows of `table` as its records
+ * (the read plan's, src/domain/read-plan.ts) gives the objects Drizzle would only where no column is mapped.
  */
-export function plainBatchesByReferences<Row>(
-  single: ReferenceQuery<Row>,
-  table: PgTable,
-  batch: (references: SQL) => SQL,
-): ReferenceQuery<Row> {
-  const tableColumns = Object.entries(getTableColumns(table));
-  for (const [key, column] of tableColumns) {
+export function requireUnmappedColumns(table: PgTable): void {
+  for (const [key, column] of Object.entries(getTableColumns(table))) {
     if (!unmappedColumnTypes.has(column.columnType)) {
       throw new Error(`${key} (${column.columnType}) is a column Drizzle maps: read it through Drizzle`);
     }
   }
-  const columns = sql.join(
-    tableColumns.map(([key, column]) => sql`${column} as ${sql.identifier(key)}`),
-    sql`, `,
-  );
-  return (db, references) =>
-    references.length === 1
-      ? single(db, references)
-      : queryRows<Row>(
-          db,
-          sql`select ${columns} from ${table} ${batch(sql`${`{${references.join(',')}}`}::uuid[]`)}`,
-        );
 }

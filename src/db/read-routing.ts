@@ -10,16 +10,17 @@ import { GuardedStatement, isConnectionFailure } from './pool-guard.ts';
  * - **The replica is never a single point of failure.** A statement the replica fails for want of a connection
  *   (refused, closed, shut down, silent), or cancels for a conflict with replay, is run again on the primary, and
  *   the replica counts as down: reads go to the primary until a probe, once a second, finds it answering again.
- * - **No read contradicts the feed.** Every request begins with a fence: the primary's WAL insert position is read after
- *   the request arrived, then the replica's replay position; the request reads the replica only once the replica
- *   has replayed up to that position. Whatever the caller was told of before it sent the request (a feed entry, a
- *   webhook, a subscription's push) was committed on the primary before that position was read, so the replica
- *   has it. A replica that has not got there within `maxLagMs` counts as lagging: reads go to the primary, without
- *   waiting, until a fence finds the replica caught up. A server that is not a standby (no replay position) cannot
- *   be fenced, and gets no reads.
+ * - **No read contradicts the feed.** Every request begins with a fence: the primary's WAL insert position is
+ *   read after the request arrived, then the replica's replay position; the request reads the replica only once
+ *   the replica has replayed up to that position. Whatever the caller was told of before it sent the request (a
+ *   feed entry, a webhook, a subscription's push) was committed on the primary before that position was read, so
+ *   the replica has it. A replica that has not got there within `maxLagMs` counts as lagging: reads go to the
+ *   primary, without waiting, until a fence finds the replica caught up. A server that is not a standby (no replay
+ *   position) cannot be fenced, and gets no reads.
  *
  * Fences are shared: requests that arrive while one is running wait for the next, which starts when it ends, so a
- * fence costs two short statements per round of requests, not per request.
+ * fence costs two short statements per round of requests, not per request; and one, on the primary, when its
+ * position is one the replica was already seen to have replayed (on a primary without writes, every time).
  */
 export type ReplicaState = 'serving' | 'lagging' | 'down' | 'not-a-standby';
 
@@ -125,13 +126,19 @@ export function createReadRouting(
   const probeMs = options.probeMs ?? 1000;
   let state: ReplicaState = 'serving';
   let downSince = 0;
+  // Replay only moves forward: a position seen once is a floor, and a fence below it needs no question to the replica.
+  let replayedAtLeast = -1n;
   let closed = false;
 
   const moveTo = (next: ReplicaState, error?: unknown) => {
     if (next === state || closed) return;
     const previous = state;
     state = next;
-    if (next === 'down') downSince = performance.now();
+    if (next === 'down') {
+      downSince = performance.now();
+      // What comes back may be another standby at that address: its position is learnt again.
+      replayedAtLeast = -1n;
+    }
     events.stateChanged?.({
       state: next,
       previous,
@@ -159,7 +166,10 @@ export function createReadRouting(
       replica.db,
       sql`select pg_last_wal_replay_lsn()::text as lsn`,
     );
-    return row?.lsn ? parseLsn(row.lsn) : null;
+    if (!row?.lsn) return null;
+    const replayed = parseLsn(row.lsn);
+    if (replayed > replayedAtLeast) replayedAtLeast = replayed;
+    return replayed;
   };
 
   // Down or not a standby: asked again once a probe period, never two probes at once.
@@ -191,6 +201,10 @@ export function createReadRouting(
       target = recordEndAt(parseLsn(row!.lsn));
     } catch {
       // The primary cannot say where it is: nothing new is announced without it, so the replica serves.
+      return replicaDb;
+    }
+    if (replayedAtLeast >= target) {
+      moveTo('serving');
       return replicaDb;
     }
     const started = performance.now();

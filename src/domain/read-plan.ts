@@ -1,6 +1,7 @@
 import { getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { type Database, queryRows } from '../db/database.ts';
+import { requireUnmappedColumns } from '../db/prepared-query.ts';
 import { organisationsTable } from '../db/schema/organisations.ts';
 import { experiencesTable, profilesTable } from '../db/schema/profiles.ts';
 import type { OrganisationPeople, OrganisationRole } from './organisations/organisation-people.ts';
@@ -13,6 +14,8 @@ import type { Experience, Organisation, Profile } from './records.ts';
  * below, so that the fields reading it answer synchronously; a parent without them is read through the loaders.
  * The rows are the loaders' (same columns under the same property names, same order), so both paths answer alike.
  */
+
+for (const table of [organisationsTable, profilesTable, experiencesTable]) requireUnmappedColumns(table);
 
 /** The columns a level selects (property names of its table), or every column when a field needs the whole row. */
 export type PlannedColumns = ReadonlySet<string> | 'all';

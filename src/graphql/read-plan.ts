@@ -211,30 +211,49 @@ function experiencePlan(fields: Collected, state: Collecting): ExperiencePlan {
 export const readPlans = { enabled: true };
 
 /** Plans that do not depend on the request's variables, by the connection field's node in the parsed document. */
-const plans = new WeakMap<FieldNode, OrganisationPlan | null>();
+const plans = new WeakMap<FieldNode, object | null>();
 
 /**
- * The plan under an `organisations` connection, or undefined when the loaders read it (nothing below the
- * organisations to plan, or `@defer`/`@stream` under it).
+ * The plan of the nodes under a connection (`edges { node }`), or undefined when the loaders read them: nothing
+ * below the nodes to plan, or `@defer`/`@stream` under the connection.
  */
-export function organisationConnectionPlan(info: GraphQLResolveInfo): OrganisationPlan | undefined {
+function connectionPlan<Plan extends object>(
+  info: GraphQLResolveInfo,
+  nodeType: string,
+  plan: (fields: Collected, state: Collecting) => Plan | null,
+): Plan | undefined {
   if (!readPlans.enabled) return undefined;
   const key = info.fieldNodes[0] as FieldNode;
   const cached = plans.get(key);
-  if (cached !== undefined) return cached ?? undefined;
+  if (cached !== undefined) return (cached ?? undefined) as Plan | undefined;
   const state: Collecting = { info, variable: false };
-  let plan: OrganisationPlan | null;
+  let planned: Plan | null;
   try {
-    const connection = collect(below(info.fieldNodes), 'OrganisationConnection', state);
-    const edges = collect(below(connection.get('edges') ?? []), 'OrganisationEdge', state);
+    const connection = collect(below(info.fieldNodes), `${nodeType}Connection`, state);
+    const edges = collect(below(connection.get('edges') ?? []), `${nodeType}Edge`, state);
     const nodes = edges.get('node') ?? [];
-    plan = nodes.length > 0 ? organisationPlan(collect(below(nodes), 'Organisation', state), state) : null;
-    if (plan && !plan.roles) plan = null;
+    planned = nodes.length > 0 ? plan(collect(below(nodes), nodeType, state), state) : null;
   } catch (error) {
     if (!(error instanceof NotPlanned)) throw error;
-    plan = null;
+    planned = null;
   }
   // One node stands for the field when it is the only one; merged fields (fragments) are planned every time.
-  if (!state.variable && info.fieldNodes.length === 1) plans.set(key, plan);
-  return plan ?? undefined;
+  if (!state.variable && info.fieldNodes.length === 1) plans.set(key, planned);
+  return planned ?? undefined;
+}
+
+/** The plan under an `organisations` connection: the organisations' people and what is asked below them. */
+export function organisationConnectionPlan(info: GraphQLResolveInfo): OrganisationPlan | undefined {
+  return connectionPlan(info, 'Organisation', (fields, state) => {
+    const plan = organisationPlan(fields, state);
+    return plan.roles ? plan : null;
+  });
+}
+
+/** The plan under a `profiles` connection: the people's experiences and what is asked below them. */
+export function profileConnectionPlan(info: GraphQLResolveInfo): ProfilePlan | undefined {
+  return connectionPlan(info, 'Profile', (fields, state) => {
+    const plan = profilePlan(fields, state);
+    return plan.experiences ? plan : null;
+  });
 }

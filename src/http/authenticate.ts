@@ -25,12 +25,18 @@ function tooManyFailures(c: Context<AppEnv>, state: QuotaState): RequestError {
  * tokens are answered 429 until the window ends. Every token that can exist is still looked up, so a good token
  * is served whatever other callers at its address (one NAT, one proxy) sent; only a token this instance refused
  * lately is answered 429 without a lookup. A token that cannot exist (its checksum does not match) is refused
- * without a lookup too.
+ * without a lookup too. `tokenOf` reads the token from elsewhere than the `Authorization` header, for a client that
+ * cannot send one (the reconciliation path).
  */
-export function authenticate(services: AppServices, quotas: Quotas): MiddlewareHandler<AppEnv> {
+export function authenticate(
+  services: AppServices,
+  quotas: Quotas,
+  tokenOf: (c: Context<AppEnv>) => string | null | undefined = (c) =>
+    bearerToken(c.req.header('Authorization')),
+): MiddlewareHandler<AppEnv> {
   const refusedLately = new RefusedTokens(authFailureWindowSeconds * 1000);
   return async (c, next) => {
-    const token = bearerToken(c.req.header('Authorization'));
+    const token = tokenOf(c);
     if (!token) {
       throw new RequestError('UNAUTHENTICATED', 'Send a bearer token: Authorization: Bearer <token>.');
     }

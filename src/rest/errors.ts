@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../http/app-env.ts';
 import { answerFor, answerForCode, type ErrorAnswer } from '../http/errors.ts';
 import { logger } from '../http/observability/logger.ts';
+import { redactPath } from '../http/observability/redact-path.ts';
 import { errorEnvelope } from './envelope.ts';
 
 /** Sends an error answer in the envelope, with the headers its code calls for. */
@@ -15,7 +16,7 @@ export function handleError(error: Error, c: Context<AppEnv>) {
   const answer = answerFor(error);
   if (answer) return errorResponse(c, answer);
   logger().error(
-    { err: error, correlationId: c.var.correlationId, method: c.req.method, path: c.req.path },
+    { err: error, correlationId: c.var.correlationId, method: c.req.method, path: redactPath(c.req.path) },
     'unexpected error',
   );
   return errorResponse(c, answerForCode('INTERNAL_SERVER_ERROR'));

@@ -20,6 +20,7 @@ import { observeRequests } from '../http/observability/request-log.ts';
 import { graphqlPath, openApiPath } from '../http/paths.ts';
 import { createPersistedQueryStore } from '../http/persisted-queries.ts';
 import type { AppServices } from '../http/services.ts';
+import { registerReconcileRoutes } from '../reconcile/router.ts';
 import { errorResponse, handleError } from '../rest/errors.ts';
 import { refuseUnsupportedMethods } from '../rest/operation-guard.ts';
 import { createRestRouter, pathsOf } from '../rest/router.ts';
@@ -92,6 +93,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   app.use('/v1/*', refuseUnsupportedMethods(pathsOf(rest)));
   app.use('/v1/*', async (c, next) => (c.req.path === openApiPath ? next() : requireToken(c, next)));
   app.route('/', rest);
+  registerReconcileRoutes(app, services, services.quotas);
 
   const graphiqlPage = cachedGraphiqlPage(() =>
     yoga.fetch(new Request(`http://orgraph.local${graphqlPath}`, { headers: { Accept: 'text/html' } }), {}),

@@ -107,6 +107,19 @@ const executivesArticles = /* GraphQL */ `
   }
 `;
 
+const people = /* GraphQL */ `
+  query People($first: Int!) {
+    profiles(first: $first) {
+      edges {
+        node {
+          fullName
+          experiences { startDate isCurrent organisation { name alumni { title profile { fullName } } } }
+        }
+      }
+    }
+  }
+`;
+
 const deferred = /* GraphQL */ `
   query Deferred($first: Int!) {
     organisations(first: $first, filter: { showEmpty: true }) {
@@ -175,6 +188,12 @@ describe('a connection read by its plan answers as the loaders do', () => {
   it('gives the nested articles, with the articles read through their loader', async () => {
     const { text } = await same(nestedArticles, { first: 20 });
     expect(text).toContain('"articles":{"edges":[{');
+  });
+
+  it('gives the profiles list and its people’s experiences', async () => {
+    const { text } = await same(people, { first: 20 });
+    expect(JSON.parse(text).data.profiles.edges).toHaveLength(20);
+    expect(text).toContain('"alumni":[{');
   });
 
   it('follows aliases, fragments, @skip/@include and a second level of people', async () => {

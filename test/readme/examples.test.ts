@@ -42,6 +42,8 @@ const blocksChecked = {
   firstRequest: claim('README.md', 'Create a token', 'npx orgraph token create'),
   graphqlCommand: claim('README.md', 'A first GraphQL query', 'curl'),
   graphqlOutput: claim('README.md', 'A first GraphQL query', '"currentExecutives"'),
+  schemaCommand: claim('docs/graphql.md', 'GraphiQL and the schema', 'curl'),
+  schemaOutput: claim('docs/graphql.md', 'GraphiQL and the schema', '"data"'),
   build: claim('docs/operating.md', 'The compiled build and memory', 'npm run build'),
   restCommand: claim('docs/rest.md', "An example: an organisation's people", '/people'),
   restRow: claim('docs/rest.md', "An example: an organisation's people", '"linkedin_url"'),
@@ -131,6 +133,14 @@ describe('README and docs examples', () => {
     // "About" a round number: the count rounds to it at its leading digit.
     const unit = 10 ** Math.floor(Math.log10(said));
     expect(Math.round(meta.total / unit) * unit).toBe(said);
+  });
+
+  it('GraphQL: reading the schema needs no token, and answers what docs/graphql.md shows', async () => {
+    const body = blocksChecked.schemaCommand.body;
+    expect(body).not.toContain('Authorization');
+    expect(JSON.parse(await runCommands(blocksChecked.schemaCommand))).toEqual(
+      JSON.parse(blocksChecked.schemaOutput.body),
+    );
   });
 
   it('the compiled build: `npm run build` is the tsc command shown and writes dist/src/cli/main.js', () => {

@@ -1,9 +1,14 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPlans } from '../../src/auth/plans.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase, queryRows } from '../../src/db/database.ts';
 import { migrateDatabase } from '../../src/db/migrate.ts';
+import { listenTo } from '../../src/db/notifications.ts';
 import { createScratchDatabase, type ScratchDatabase } from '../reliability/support/scratch-postgres.ts';
 import { runCli } from '../support/cli.ts';
 import { needsPgbouncer } from './support/needs-pgbouncer.ts';
@@ -171,6 +176,65 @@ describe('migrations', () => {
         await Promise.all(handles.map((handle) => handle.close()));
       }
     } finally {
+      await fresh.drop();
+    }
+  }, 120_000);
+});
+
+describe('through PgBouncer in session mode without DATABASE_DIRECT_URL', () => {
+  it('migrates, listens and imports through DATABASE_URL alone', async () => {
+    const fresh = await createScratchDatabase('pooler_session_only', { migrated: false });
+    const files = await mkdtemp(join(tmpdir(), 'orgraph-pooler-session-'));
+    const env = {
+      DATABASE_URL: bouncers.session!.through(fresh.url),
+      DATABASE_POOLER: 'session',
+      DATABASE_DIRECT_URL: '',
+    };
+    const handle = await open(env);
+    try {
+      expect(handle.driver.kind === 'postgres' && handle.driver.topology.session).toEqual({
+        url: env.DATABASE_URL,
+        startupSettings: false,
+      });
+      await migrateDatabase(handle, loadPlans().keys());
+
+      let heard = 0;
+      const stop = await listenTo(handle, 'orgraph_pooler_test', () => {
+        heard += 1;
+      });
+      try {
+        await handle.db.execute(sql`select pg_notify('orgraph_pooler_test', '')`);
+        for (let waited = 0; heard === 0 && waited < 5_000; waited += 20) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        expect(heard).toBe(1);
+      } finally {
+        await stop();
+      }
+
+      const reference = randomUUID();
+      const path = join(files, 'one.ndjson');
+      await writeFile(
+        path,
+        JSON.stringify({
+          type: 'organisation',
+          reference,
+          name: 'Session Pooled',
+          status: 'active',
+          verified: true,
+          confidence: 80,
+          totals: { employees: 3 },
+        }),
+      );
+      await runCli(['import', path, '--rejects', `${path}.rejects`, '--progress', 'none'], env);
+      const [stored] = await queryRows<{ n: number }>(
+        handle.db,
+        sql`select count(*)::int as n from organisations where reference = ${reference}`,
+      );
+      expect(stored!.n).toBe(1);
+    } finally {
+      await handle.close();
+      await rm(files, { recursive: true, force: true });
       await fresh.drop();
     }
   }, 120_000);

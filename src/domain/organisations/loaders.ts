@@ -1,6 +1,6 @@
-import { eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { eq, getTableColumns, inArray } from 'drizzle-orm';
 import type { Database } from '../../db/database.ts';
-import { plainBatchesByReferences, preparedByReferences } from '../../db/prepared-query.ts';
+import { preparedByReferences } from '../../db/prepared-query.ts';
 import { articleOrganisationsTable } from '../../db/schema/articles.ts';
 import { organisationsTable } from '../../db/schema/organisations.ts';
 import { manyByKey, oneByKey } from '../batch.ts';
@@ -36,12 +36,8 @@ function listOrganisationsOfArticles(db: Database, articleReferences: References
     .orderBy(organisationsTable.name, organisationsTable.reference);
 }
 
-const findOrganisationsByReference = plainBatchesByReferences(
-  preparedByReferences('orgraph_organisations_by_reference', (db, match) =>
-    db.select().from(organisationsTable).where(match(organisationsTable.reference)),
-  ),
-  organisationsTable,
-  (references) => sql`where ${organisationsTable.reference} = any(${references})`,
+const findOrganisationsByReference = preparedByReferences('orgraph_organisations_by_reference', (db, match) =>
+  db.select().from(organisationsTable).where(match(organisationsTable.reference)),
 );
 
 export function createOrganisationLoaders(db: Database) {

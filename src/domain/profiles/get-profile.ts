@@ -1,10 +1,6 @@
 import { asc, desc, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.ts';
-import {
-  plainBatchesByReferences,
-  preparedByReferences,
-  type ReferenceQuery,
-} from '../../db/prepared-query.ts';
+import { preparedByReferences, type ReferenceQuery } from '../../db/prepared-query.ts';
 import {
   type Experience,
   experiencesTable,
@@ -33,12 +29,9 @@ const e = experiencesTable;
 /** The work history of each person, in the order of `compareExperiences` (current roles first). */
 const experiencesOrder = sql`${e.profileReference}, ${e.endDate} is not null, ${e.startDate} desc nulls last, ${e.reference}`;
 
-export const findExperiences: ReferenceQuery<Experience> = plainBatchesByReferences(
-  preparedByReferences('orgraph_experiences_of_profiles', (db, match) =>
-    db.select().from(e).where(match(e.profileReference)).orderBy(experiencesOrder),
-  ),
-  e,
-  (references) => sql`where ${e.profileReference} = any(${references}) order by ${experiencesOrder}`,
+export const findExperiences: ReferenceQuery<Experience> = preparedByReferences(
+  'orgraph_experiences_of_profiles',
+  (db, match) => db.select().from(e).where(match(e.profileReference)).orderBy(experiencesOrder),
 );
 
 export const findExperiencesByReference: ReferenceQuery<Experience> = preparedByReferences(

@@ -15,10 +15,11 @@ import {
   type ProfileArticle,
   type ProfileArticleKey,
 } from '../../domain/profiles/profile-articles.ts';
-import { type PlannedProfile, plannedExperiences } from '../../domain/read-plan.ts';
+import { loadProfilePlan, type PlannedProfile, plannedExperiences } from '../../domain/read-plan.ts';
 import type { ProfileEmail } from '../../domain/records.ts';
 import { builder } from '../builder.ts';
 import { resolveKeysetConnection } from '../keyset.ts';
+import { profileConnectionPlan } from '../read-plan.ts';
 import { AnnotationRef, ArticleRef, EventRef, ExperienceRef, ProfileRef } from '../refs.ts';
 import { AnnotationTypeEnum } from './annotation.ts';
 
@@ -243,7 +244,7 @@ builder.queryField('profiles', (t) =>
         'People sorted by surname, then first name, then reference; the same order as `GET /v1/profiles`.',
       authScopes: { covers: 'people' },
       args: { filter: t.arg({ type: ProfileFilter, description: 'Without it, every person.' }) },
-      resolve: async (_root, args, context) => {
+      resolve: async (_root, args, context, info) => {
         const filter = {
           ...(args.filter?.search ? { search: args.filter.search } : {}),
           ...(args.filter?.organisationReference
@@ -257,6 +258,14 @@ builder.queryField('profiles', (t) =>
         >(args, { schema: profileKeySchema, of: profileSortKey }, (window) =>
           findProfiles(context.db, filter, window),
         );
+        const plan = profileConnectionPlan(info);
+        if (plan) {
+          await loadProfilePlan(
+            context.db,
+            connection.edges.map((edge) => edge.node),
+            plan,
+          );
+        }
         return {
           ...connection,
           totalCount: () => countProfiles(context.db, filter, context.config.countTimeoutMs),

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import type { Config } from '../../config.ts';
+import { developmentStream } from './development-log.ts';
 
 export type { Logger };
 export type LogLevel = Config['logLevel'];
@@ -28,7 +29,10 @@ export interface CreateLoggerOptions {
   level: LogLevel;
   /** Where lines go; standard output when absent. */
   destination?: DestinationStream;
-  /** Human-readable lines; by default only on a terminal outside production, and only when pino-pretty is installed. */
+  /**
+   * Human-readable lines, one per request; by default only on a terminal (standard output, no `destination`)
+   * outside production, and only when pino-pretty is installed.
+   */
   pretty?: boolean;
 }
 
@@ -41,26 +45,30 @@ export function createLogger(options: CreateLoggerOptions): Logger {
     redact: { paths: redactedPaths, censor: '[redacted]' },
     serializers: { err: pino.stdSerializers.err, error: pino.stdSerializers.err },
   };
-  if (options.destination) return pino(settings, options.destination);
   const wantsPretty =
-    options.pretty ?? (process.stdout.isTTY === true && process.env.NODE_ENV !== 'production');
-  const pretty = wantsPretty ? loadPrettyStream() : undefined;
-  return pretty ? pino(settings, pretty) : pino(settings);
+    options.pretty ??
+    (!options.destination && process.stdout.isTTY === true && process.env.NODE_ENV !== 'production');
+  const pretty = wantsPretty ? loadPrettyStream(options.destination) : undefined;
+  if (pretty) return pino(settings, pretty);
+  return options.destination ? pino(settings, options.destination) : pino(settings);
 }
 
 /** pino-pretty is a development dependency: a production install without it falls back to JSON. */
-function loadPrettyStream(): DestinationStream | undefined {
+function loadPrettyStream(destination: DestinationStream | undefined): DestinationStream | undefined {
+  let prettyFactory: (options: object) => (record: object) => string;
   try {
-    const build = createRequire(import.meta.url)('pino-pretty') as (options: object) => DestinationStream;
-    return build({
-      colorize: true,
-      sync: true,
-      translateTime: 'SYS:HH:MM:ss.l',
-      ignore: 'pid,hostname,service',
+    ({ prettyFactory } = createRequire(import.meta.url)('pino-pretty') as {
+      prettyFactory: typeof prettyFactory;
     });
   } catch {
     return undefined;
   }
+  const prettify = prettyFactory({
+    colorize: !destination,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,service',
+  });
+  return developmentStream(prettify, destination ?? pino.destination({ fd: 1, sync: true }));
 }
 
 function levelFromEnvironment(): LogLevel {

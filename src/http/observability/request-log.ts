@@ -3,6 +3,7 @@ import { matchedRoutes } from 'hono/route';
 import type { AppEnv } from '../app-env.ts';
 import { logger } from './logger.ts';
 import { metrics, recordRequest } from './metrics.ts';
+import { redactPath } from './redact-path.ts';
 
 /** The label of requests no route answers, so that probing random paths cannot grow the metric series. */
 export const unmatchedRoute = '(unmatched)';
@@ -27,7 +28,7 @@ export function routeOf(c: Context): string {
 
 /**
  * One log line and one metric sample per request: method, route pattern, status, duration and correlation id.
- * Headers are never logged, so neither is a token; the caller is named by its token's id.
+ * Headers are never logged, and a token in the path is redacted; the caller is named by its token's id.
  */
 export function observeRequests(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -48,7 +49,7 @@ export function observeRequests(): MiddlewareHandler<AppEnv> {
         const line = {
           method: c.req.method,
           route,
-          path: c.req.path,
+          path: redactPath(c.req.path),
           status,
           durationMs: Math.round(seconds * 100_000) / 100,
           correlationId: c.get('correlationId'),
