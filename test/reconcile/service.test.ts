@@ -176,6 +176,16 @@ describe('reconciliation queries', () => {
     expect(await viaJson.json()).toEqual(got);
   });
 
+  it('answers every key as given, whatever it is called', async () => {
+    const { body } = await reconcile(
+      JSON.parse(`{"__proto__": {"query": ${JSON.stringify(organisation.name)}}, "1": {"query": ""}}`),
+    );
+    expect(Object.keys(body).sort()).toEqual(['1', '__proto__']);
+    expect(Object.getOwnPropertyDescriptor(body, '__proto__')?.value.result[0].id).toBe(
+      organisation.reference,
+    );
+  });
+
   it('counts every query toward the plan’s requests', async () => {
     const remaining = (response: Response) =>
       Number(/r=(\d+)/.exec(response.headers.get('RateLimit') ?? '')?.[1]);
