@@ -1,13 +1,12 @@
 import { once } from 'node:events';
-import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, statSync, type WriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { setFlagsFromString } from 'node:v8';
-import cliProgress from 'cli-progress';
-import { type Command, InvalidArgumentError } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { DatabaseHandle } from '../db/database.ts';
-import type { ImportOptions, ImportProgress } from '../domain/import/import-records.ts';
+import type { ImportOptions } from '../domain/import/import-records.ts';
 import {
   isRecordTypeName as isRecordType,
   type RecordTypeName as RecordType,
@@ -16,6 +15,7 @@ import {
 import { packageFile } from '../package-files.ts';
 import type { AdminRequest } from '../server/admin-protocol.ts';
 import type { AdminConversation } from './admin-client.ts';
+import { FileBytes, progressBar, progressLines } from './import-progress.ts';
 import { checkInputFile, checkOutputDirectory, checkOutputFile } from './paths.ts';
 import { exportThroughServer, importThroughServer } from './records-through-server.ts';
 
@@ -41,51 +41,6 @@ function parseType(value: string, previous: RecordType[] = []): RecordType[] {
   return [...previous, value];
 }
 
-/** A one-line display on a terminal: records read, written and rejected, and the reading rate. */
-function progressDisplay(): { update(progress: ImportProgress): void; stop(): void } {
-  const bar = new cliProgress.SingleBar(
-    {
-      stream: process.stderr,
-      format: ' {phase} · {value} read · {written} written · {rejected} rejected · {rate} records/s',
-      hideCursor: true,
-      clearOnComplete: false,
-    },
-    cliProgress.Presets.shades_classic,
-  );
-  const started = performance.now();
-  bar.start(0, 0, { phase: 'reading', written: 0, rejected: 0, rate: 0 });
-  return {
-    update(progress) {
-      const seconds = (performance.now() - started) / 1000;
-      bar.setTotal(progress.read);
-      bar.update(progress.read, {
-        phase: progress.phase.padEnd(10),
-        written: progress.written,
-        rejected: progress.rejected,
-        rate: seconds > 0 ? Math.round(progress.read / seconds) : 0,
-      });
-    },
-    stop: () => bar.stop(),
-  };
-}
-
-/**
- * One JSON line on stderr each time the phase changes or a batch is written (in an initial load, as each type
- * begins), for logs and supervisors.
- */
-function progressLines(): { update(progress: ImportProgress): void; stop(): void } {
-  let last = '';
-  return {
-    update(progress) {
-      const key = `${progress.phase}:${progress.type ?? ''}:${progress.written}`;
-      if (key === last || (progress.phase === 'reading' && last.startsWith('reading'))) return;
-      last = key;
-      process.stderr.write(`${JSON.stringify({ progress })}\n`);
-    },
-    stop() {},
-  };
-}
-
 export function registerImportCommands(
   program: Command,
   { withDatabase, runningServer }: CommandStores,
@@ -105,10 +60,12 @@ export function registerImportCommands(
       parseBatchSize,
       5_000,
     )
-    .option(
-      '--progress <mode>',
-      'bar (on a terminal), lines (a JSON line on stderr per batch or type written) or none',
-      process.stderr.isTTY ? 'bar' : 'none',
+    .addOption(
+      new Option(
+        '--progress <mode>',
+        'bar (percentage, rate and time left), lines (a JSON line on stderr per batch or type written) or ' +
+          'none; by default bar on a terminal, otherwise none',
+      ).choices(['bar', 'lines', 'none']),
     )
     .addHelpText(
       'after',
@@ -126,17 +83,14 @@ export function registerImportCommands(
           allOrNothing: boolean;
           rejects: string;
           batchSize: number;
-          progress: string;
+          progress?: 'bar' | 'lines' | 'none';
         },
       ) => {
         for (const name of files) checkInputFile(name, 'The import file');
         checkOutputFile(options.rejects, 'The rejects file');
-        const display =
-          options.progress === 'bar'
-            ? progressDisplay()
-            : options.progress === 'lines'
-              ? progressLines()
-              : null;
+        const bytes = new FileBytes(files.map((name) => (name === '-' ? null : statSync(name).size)));
+        const mode = options.progress ?? (process.stderr.isTTY ? 'bar' : 'none');
+        const display = mode === 'bar' ? progressBar(bytes) : mode === 'lines' ? progressLines() : null;
         const importOptions = {
           dryRun: options.dryRun,
           allOrNothing: options.allOrNothing,
@@ -160,9 +114,10 @@ export function registerImportCommands(
                 server.dataDir,
                 files,
                 options.rejects,
+                bytes,
                 display?.update,
               )
-            : await importDirectly(files, importOptions);
+            : await importDirectly(files, bytes, importOptions);
           display?.stop();
           process.stdout.write(`${JSON.stringify(summary)}\n`);
           if (summary.rejected > 0) process.exitCode = 2;
@@ -172,7 +127,7 @@ export function registerImportCommands(
       },
     );
 
-  function importDirectly(files: string[], options: ImportOptions) {
+  function importDirectly(files: string[], bytes: FileBytes, options: ImportOptions) {
     // The import's live heap is small, but what it reads dies in the old generation, which V8 lets grow far
     // past it before collecting: held down, the peak RSS stays within the import's budget (bench/NOTES.md 38).
     // The heap's limit is computed again after each collection, so the flag takes effect even set now.
@@ -181,9 +136,14 @@ export function registerImportCommands(
       const { importRecords } = await import('../domain/import/import-records.ts');
       return importRecords(
         handle,
-        files.map((name) => ({
+        files.map((name, index) => ({
           name,
-          open: () => (name === '-' ? process.stdin : createReadStream(name, { highWaterMark: 256 * 1024 })),
+          open: () => {
+            if (name === '-') return process.stdin;
+            const stream = createReadStream(name, { highWaterMark: 256 * 1024 });
+            bytes.track(index, () => stream.bytesRead);
+            return stream;
+          },
           rereadable: name !== '-',
         })),
         options,

@@ -4,6 +4,7 @@ import type { Writable } from 'node:stream';
 import type { ImportProgress, ImportSummary } from '../domain/import/import-records.ts';
 import type { ReceivedMessage } from '../server/admin-messages.ts';
 import { type AdminConversation, converseWithRunningServer, finalAnswer } from './admin-client.ts';
+import type { FileBytes } from './import-progress.ts';
 
 // The CLI's side of `import`, `export` and `seed` run by the server on its embedded store (admin-records.ts).
 
@@ -21,14 +22,22 @@ async function writeTo(stream: Writable, payload: Buffer): Promise<void> {
 }
 
 /** Sends file `name` (or standard input, `-`) on a connection of its own, as the import asked with `key`. */
-async function sendFile(dataDir: string, key: string, name: string): Promise<void> {
+async function sendFile(
+  dataDir: string,
+  key: string,
+  name: string,
+  sent: (bytes: number) => void,
+): Promise<void> {
   const conversation = await converseWithRunningServer(dataDir, { command: 'import-source', key });
   if (!conversation) return;
   const { socket } = conversation;
   socket.on('error', () => {});
   const input = name === '-' ? process.stdin : createReadStream(name, { highWaterMark: 256 * 1024 });
   try {
-    for await (const chunk of input) await conversation.send({}, chunk as Buffer);
+    for await (const chunk of input) {
+      await conversation.send({}, chunk as Buffer);
+      sent((chunk as Buffer).length);
+    }
     await conversation.send({ end: true });
   } catch (error) {
     // The server stops a file it no longer needs by closing its connection; anything else it is told.
@@ -45,6 +54,7 @@ export async function importThroughServer(
   dataDir: string,
   files: readonly string[],
   rejectsPath: string | null,
+  bytes: FileBytes,
   onProgress?: (progress: ImportProgress) => void,
 ): Promise<ImportSummary> {
   let rejects: WriteStream | null = null;
@@ -55,7 +65,12 @@ export async function importThroughServer(
       else if (message.open) {
         const { source, key } = message.open as { source: number; key: string };
         const name = files[source];
-        if (name !== undefined) sendFile(dataDir, key, name).catch(() => {});
+        if (name === undefined) return;
+        let sent = 0;
+        bytes.track(source, () => sent);
+        sendFile(dataDir, key, name, (count) => {
+          sent += count;
+        }).catch(() => {});
       } else if (message.rejects === true && payload && rejectsPath !== null) {
         rejects ??= createWriteStream(rejectsPath, { flags: 'w' });
         await writeTo(rejects, payload);

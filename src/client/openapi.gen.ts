@@ -270,7 +270,7 @@ export interface paths {
         };
         /**
          * Follow a saved search's new matches
-         * @description Events that newly match the saved search, in commit order: inserted or changed so that they match (`added`), changed while matching (`updated`), deleted or changed so that they no longer match (`removed`, once). Without `after` the feed starts now (no rows, and a cursor to resume from). Resuming from the last cursor received misses nothing and repeats nothing, across restarts and instances. Cursors are signed and stay valid for 30 days; an expired, altered or foreign cursor is 422.
+         * @description Events that newly match the saved search, in commit order: inserted or changed so that they match (`added`), changed while matching (`updated`), deleted or changed so that they no longer match (`removed`, once). Without `after` the feed starts now (no rows, and a cursor to resume from). Resuming from the last cursor received misses nothing and repeats nothing, across restarts and instances. Cursors are signed and stay valid for 30 days; an expired cursor is 422, one this feed did not issue (altered, or another search's) 404.
          */
         get: operations["listSavedSearchFeed"];
         put?: never;
@@ -411,27 +411,25 @@ export interface components {
     schemas: {
         ConditionChip: {
             /**
-             * @description The field the chip filters. The server also accepts other field types: they filter nothing and are listed in `ignored_field_types`.
+             * @description The field the chip filters: Organisation, Occupation, MoveType, EventType, DealStatus, DealType. Other field types are accepted too: they filter nothing and are listed in `ignored_field_types`.
              * @example Organisation
-             * @enum {string}
              */
-            fieldType: "Organisation" | "Occupation" | "MoveType" | "EventType" | "DealStatus" | "DealType";
+            fieldType: string;
             /**
              * @description Text shown to a user; kept as sent.
              * @example 100% Organic Foods Ltd
              */
             label: string;
             /**
-             * @description Not empty. A UUID for `Organisation` and `Occupation`; the exact value for the other types.
+             * @description Not blank. A UUID for `Organisation` and `Occupation`; the exact value for the other types (trimmed).
              * @example 8477db4a-3568-43d9-bca0-7825fa907725
              */
             value: string;
             /**
-             * @description `EQUAL`; the server compares it in any case.
+             * @description `EQUAL`, in any case.
              * @example EQUAL
-             * @enum {string}
              */
-            operator: "EQUAL";
+            operator: string;
         };
         /** @description Sits between two condition chips; it has no `operator`. */
         JoinChip: {
@@ -440,11 +438,11 @@ export interface components {
             /** @example OR */
             label: string;
             /**
-             * @description `AND` or `OR` (the server compares in any case); AND binds tighter than OR.
+             * @description `AND` or `OR`, in any case; AND binds tighter than OR.
              * @example OR
-             * @enum {string}
              */
-            value: "AND" | "OR";
+            value: string;
+            operator?: never;
         };
         SavedSearch: {
             /**
@@ -471,7 +469,7 @@ export interface components {
             correlation_id: string;
         };
         SaveEventSearchBody: {
-            /** @description The chips in order: condition chips separated by join chips, at most 100. An empty list or any malformed chip gives 400 `Invalid chip data detected.`. */
+            /** @description The chips in order: a condition chip, then join and condition chips in turn, so an odd count, at most 99. An empty list or any malformed chip gives 400 `Invalid chip data detected.`. */
             query: (components["schemas"]["ConditionChip"] | components["schemas"]["JoinChip"])[];
         };
         Suggestion: {
@@ -520,7 +518,6 @@ export interface components {
             };
         };
         /**
-         * Format: int64
          * @description Page size, default 20. Any larger value is capped to 100, not refused: the page then holds at most 100 rows and `rows_per_page` says 100.
          * @default 20
          * @example 20
@@ -1204,7 +1201,6 @@ export interface components {
             }[];
         };
         /**
-         * Format: int64
          * @description Page size, default 20. Any larger value is capped to 200, not refused: the page then holds at most 200 rows and `rows_per_page` says 200.
          * @default 20
          * @example 20
@@ -1673,9 +1669,9 @@ export interface operations {
                 /** @description Only value `true`: search every organisation, not only those with recorded activity (an index refreshed periodically); also lowers the default `min_confidence` to 0. Set it for name lookups. */
                 show_empty?: "true";
                 /** @description A GICS code (sector, industry group, industry or sub-industry); matches it and every code below it. A code that is no GICS classification gives 422. */
-                industry?: string;
-                /** @description Country of the company address: an ISO 3166 alpha-2 or alpha-3 code or an English name, any case. Anything else gives 422. */
-                country?: string;
+                industry?: "10" | "1010" | "101010" | "10101010" | "10101020" | "101020" | "10102010" | "10102020" | "10102030" | "10102040" | "10102050" | "15" | "1510" | "151010" | "15101010" | "15101020" | "15101030" | "15101040" | "15101050" | "151020" | "15102010" | "151030" | "15103010" | "15103020" | "151040" | "15104010" | "15104020" | "15104025" | "15104030" | "15104040" | "15104045" | "15104050" | "151050" | "15105010" | "15105020" | "20" | "2010" | "201010" | "20101010" | "201020" | "20102010" | "201030" | "20103010" | "201040" | "20104010" | "20104020" | "201050" | "20105010" | "201060" | "20106010" | "20106015" | "20106020" | "201070" | "20107010" | "2020" | "202010" | "20201010" | "20201050" | "20201060" | "20201070" | "20201080" | "202020" | "20202010" | "20202020" | "20202030" | "2030" | "203010" | "20301010" | "203020" | "20302010" | "203030" | "20303010" | "203040" | "20304010" | "20304030" | "20304040" | "203050" | "20305010" | "20305020" | "20305030" | "25" | "2510" | "251010" | "25101010" | "25101020" | "251020" | "25102010" | "25102020" | "2520" | "252010" | "25201010" | "25201020" | "25201030" | "25201040" | "25201050" | "252020" | "25202010" | "252030" | "25203010" | "25203020" | "25203030" | "2530" | "253010" | "25301010" | "25301020" | "25301030" | "25301040" | "253020" | "25302010" | "25302020" | "2550" | "255010" | "25501010" | "255030" | "25503030" | "255040" | "25504010" | "25504020" | "25504030" | "25504040" | "25504050" | "25504060" | "30" | "3010" | "301010" | "30101010" | "30101020" | "30101030" | "30101040" | "3020" | "302010" | "30201010" | "30201020" | "30201030" | "302020" | "30202010" | "30202030" | "302030" | "30203010" | "3030" | "303010" | "30301010" | "303020" | "30302010" | "35" | "3510" | "351010" | "35101010" | "35101020" | "351020" | "35102010" | "35102015" | "35102020" | "35102030" | "351030" | "35103010" | "3520" | "352010" | "35201010" | "352020" | "35202010" | "352030" | "35203010" | "40" | "4010" | "401010" | "40101010" | "40101015" | "4020" | "402010" | "40201020" | "40201030" | "40201040" | "40201050" | "40201060" | "402020" | "40202010" | "402030" | "40203010" | "40203020" | "40203030" | "40203040" | "402040" | "40204010" | "4030" | "403010" | "40301010" | "40301020" | "40301030" | "40301040" | "40301050" | "45" | "4510" | "451020" | "45102010" | "45102030" | "451030" | "45103010" | "45103020" | "4520" | "452010" | "45201020" | "452020" | "45202030" | "452030" | "45203010" | "45203015" | "45203020" | "45203030" | "4530" | "453010" | "45301010" | "45301020" | "50" | "5010" | "501010" | "50101010" | "50101020" | "501020" | "50102010" | "5020" | "502010" | "50201010" | "50201020" | "50201030" | "50201040" | "502020" | "50202010" | "50202020" | "502030" | "50203010" | "55" | "5510" | "551010" | "55101010" | "551020" | "55102010" | "551030" | "55103010" | "551040" | "55104010" | "551050" | "55105010" | "55105020" | "60" | "6010" | "601010" | "60101010" | "601025" | "60102510" | "601030" | "60103010" | "601040" | "60104010" | "601050" | "60105010" | "601060" | "60106010" | "60106020" | "601070" | "60107010" | "601080" | "60108010" | "60108020" | "60108030" | "60108040" | "60108050" | "6020" | "602010" | "60201010" | "60201020" | "60201030" | "60201040";
+                /** @description Country of the company address: an ISO 3166 alpha-2 or alpha-3 code or an English name (the listed spellings), in any case. Anything else gives 422, so that a typo is not taken for "no organisations there". */
+                country?: "AF" | "AL" | "DZ" | "AS" | "AD" | "AO" | "AI" | "AQ" | "AG" | "AR" | "AM" | "AW" | "AU" | "AT" | "AZ" | "BS" | "BH" | "BD" | "BB" | "BY" | "BE" | "BZ" | "BJ" | "BM" | "BT" | "BO" | "BA" | "BW" | "BV" | "BR" | "IO" | "BN" | "BG" | "BF" | "BI" | "KH" | "CM" | "CA" | "CV" | "KY" | "CF" | "TD" | "CL" | "CN" | "CX" | "CC" | "CO" | "KM" | "CG" | "CD" | "CK" | "CR" | "CI" | "HR" | "CU" | "CY" | "CZ" | "DK" | "DJ" | "DM" | "DO" | "EC" | "EG" | "SV" | "GQ" | "ER" | "EE" | "ET" | "FK" | "FO" | "FJ" | "FI" | "FR" | "GF" | "PF" | "TF" | "GA" | "GM" | "GE" | "DE" | "GH" | "GI" | "GR" | "GL" | "GD" | "GP" | "GU" | "GT" | "GN" | "GW" | "GY" | "HT" | "HM" | "VA" | "HN" | "HK" | "HU" | "IS" | "IN" | "ID" | "IR" | "IQ" | "IE" | "IL" | "IT" | "JM" | "JP" | "JO" | "KZ" | "KE" | "KI" | "KP" | "KR" | "KW" | "KG" | "LA" | "LV" | "LB" | "LS" | "LR" | "LY" | "LI" | "LT" | "LU" | "MO" | "MG" | "MW" | "MY" | "MV" | "ML" | "MT" | "MH" | "MQ" | "MR" | "MU" | "YT" | "MX" | "FM" | "MD" | "MC" | "MN" | "MS" | "MA" | "MZ" | "MM" | "NA" | "NR" | "NP" | "NL" | "NC" | "NZ" | "NI" | "NE" | "NG" | "NU" | "NF" | "MP" | "MK" | "NO" | "OM" | "PK" | "PW" | "PS" | "PA" | "PG" | "PY" | "PE" | "PH" | "PN" | "PL" | "PT" | "PR" | "QA" | "RE" | "RO" | "RU" | "RW" | "SH" | "KN" | "LC" | "PM" | "VC" | "WS" | "SM" | "ST" | "SA" | "SN" | "SC" | "SL" | "SG" | "SK" | "SI" | "SB" | "SO" | "ZA" | "GS" | "ES" | "LK" | "SD" | "SR" | "SJ" | "SZ" | "SE" | "CH" | "SY" | "TW" | "TJ" | "TZ" | "TH" | "TL" | "TG" | "TK" | "TO" | "TT" | "TN" | "TR" | "TM" | "TC" | "TV" | "UG" | "UA" | "AE" | "GB" | "US" | "UM" | "UY" | "UZ" | "VU" | "VE" | "VN" | "VG" | "VI" | "WF" | "EH" | "YE" | "ZM" | "ZW" | "AX" | "BQ" | "CW" | "GG" | "IM" | "JE" | "ME" | "BL" | "MF" | "RS" | "SX" | "SS" | "XK" | "AFG" | "ALB" | "DZA" | "ASM" | "AND" | "AGO" | "AIA" | "ATA" | "ATG" | "ARG" | "ARM" | "ABW" | "AUS" | "AUT" | "AZE" | "BHS" | "BHR" | "BGD" | "BRB" | "BLR" | "BEL" | "BLZ" | "BEN" | "BMU" | "BTN" | "BOL" | "BIH" | "BWA" | "BVT" | "BRA" | "IOT" | "BRN" | "BGR" | "BFA" | "BDI" | "KHM" | "CMR" | "CAN" | "CPV" | "CYM" | "CAF" | "TCD" | "CHL" | "CHN" | "CXR" | "CCK" | "COL" | "COM" | "COG" | "COD" | "COK" | "CRI" | "CIV" | "HRV" | "CUB" | "CYP" | "CZE" | "DNK" | "DJI" | "DMA" | "DOM" | "ECU" | "EGY" | "SLV" | "GNQ" | "ERI" | "EST" | "ETH" | "FLK" | "FRO" | "FJI" | "FIN" | "FRA" | "GUF" | "PYF" | "ATF" | "GAB" | "GMB" | "GEO" | "DEU" | "GHA" | "GIB" | "GRC" | "GRL" | "GRD" | "GLP" | "GUM" | "GTM" | "GIN" | "GNB" | "GUY" | "HTI" | "HMD" | "VAT" | "HND" | "HKG" | "HUN" | "ISL" | "IND" | "IDN" | "IRN" | "IRQ" | "IRL" | "ISR" | "ITA" | "JAM" | "JPN" | "JOR" | "KAZ" | "KEN" | "KIR" | "PRK" | "KOR" | "KWT" | "KGZ" | "LAO" | "LVA" | "LBN" | "LSO" | "LBR" | "LBY" | "LIE" | "LTU" | "LUX" | "MAC" | "MDG" | "MWI" | "MYS" | "MDV" | "MLI" | "MLT" | "MHL" | "MTQ" | "MRT" | "MUS" | "MYT" | "MEX" | "FSM" | "MDA" | "MCO" | "MNG" | "MSR" | "MAR" | "MOZ" | "MMR" | "NAM" | "NRU" | "NPL" | "NLD" | "NCL" | "NZL" | "NIC" | "NER" | "NGA" | "NIU" | "NFK" | "MNP" | "MKD" | "NOR" | "OMN" | "PAK" | "PLW" | "PSE" | "PAN" | "PNG" | "PRY" | "PER" | "PHL" | "PCN" | "POL" | "PRT" | "PRI" | "QAT" | "REU" | "ROU" | "RUS" | "RWA" | "SHN" | "KNA" | "LCA" | "SPM" | "VCT" | "WSM" | "SMR" | "STP" | "SAU" | "SEN" | "SYC" | "SLE" | "SGP" | "SVK" | "SVN" | "SLB" | "SOM" | "ZAF" | "SGS" | "ESP" | "LKA" | "SDN" | "SUR" | "SJM" | "SWZ" | "SWE" | "CHE" | "SYR" | "TWN" | "TJK" | "TZA" | "THA" | "TLS" | "TGO" | "TKL" | "TON" | "TTO" | "TUN" | "TUR" | "TKM" | "TCA" | "TUV" | "UGA" | "UKR" | "ARE" | "GBR" | "USA" | "UMI" | "URY" | "UZB" | "VUT" | "VEN" | "VNM" | "VGB" | "VIR" | "WLF" | "ESH" | "YEM" | "ZMB" | "ZWE" | "ALA" | "BES" | "CUW" | "GGY" | "IMN" | "JEY" | "MNE" | "BLM" | "MAF" | "SRB" | "SXM" | "SSD" | "XKK" | "Afghanistan" | "Albania" | "Algeria" | "American Samoa" | "Andorra" | "Angola" | "Anguilla" | "Antarctica" | "Antigua and Barbuda" | "Argentina" | "Armenia" | "Aruba" | "Australia" | "Austria" | "Azerbaijan" | "Bahamas" | "Bahrain" | "Bangladesh" | "Barbados" | "Belarus" | "Belgium" | "Belize" | "Benin" | "Bermuda" | "Bhutan" | "Bolivia" | "Bosnia and Herzegovina" | "Botswana" | "Bouvet Island" | "Brazil" | "British Indian Ocean Territory" | "Brunei Darussalam" | "Bulgaria" | "Burkina Faso" | "Burundi" | "Cambodia" | "Cameroon" | "Canada" | "Cape Verde" | "Cayman Islands" | "Central African Republic" | "Chad" | "Chile" | "People's Republic of China" | "China" | "Christmas Island" | "Cocos (Keeling) Islands" | "Colombia" | "Comoros" | "Republic of the Congo" | "Congo" | "Democratic Republic of the Congo" | "Cook Islands" | "Costa Rica" | "Cote d'Ivoire" | "Côte d'Ivoire" | "Ivory Coast" | "Croatia" | "Cuba" | "Cyprus" | "Czech Republic" | "Czechia" | "Denmark" | "Djibouti" | "Dominica" | "Dominican Republic" | "Ecuador" | "Egypt" | "El Salvador" | "Equatorial Guinea" | "Eritrea" | "Estonia" | "Ethiopia" | "Falkland Islands (Malvinas)" | "Faroe Islands" | "Fiji" | "Finland" | "France" | "French Guiana" | "French Polynesia" | "French Southern Territories" | "Gabon" | "Republic of The Gambia" | "The Gambia" | "Gambia" | "Georgia" | "Germany" | "Ghana" | "Gibraltar" | "Greece" | "Greenland" | "Grenada" | "Guadeloupe" | "Guam" | "Guatemala" | "Guinea" | "Guinea-Bissau" | "Guyana" | "Haiti" | "Heard Island and McDonald Islands" | "Holy See (Vatican City State)" | "Honduras" | "Hong Kong" | "Hungary" | "Iceland" | "India" | "Indonesia" | "Islamic Republic of Iran" | "Iran" | "Iraq" | "Ireland" | "Israel" | "Italy" | "Jamaica" | "Japan" | "Jordan" | "Kazakhstan" | "Kenya" | "Kiribati" | "North Korea" | "South Korea" | "Korea, Republic of" | "Republic of Korea" | "Kuwait" | "Kyrgyzstan" | "Lao People's Democratic Republic" | "Latvia" | "Lebanon" | "Lesotho" | "Liberia" | "Libya" | "Liechtenstein" | "Lithuania" | "Luxembourg" | "Macao" | "Madagascar" | "Malawi" | "Malaysia" | "Maldives" | "Mali" | "Malta" | "Marshall Islands" | "Martinique" | "Mauritania" | "Mauritius" | "Mayotte" | "Mexico" | "Micronesia, Federated States of" | "Moldova, Republic of" | "Monaco" | "Mongolia" | "Montserrat" | "Morocco" | "Mozambique" | "Myanmar" | "Namibia" | "Nauru" | "Nepal" | "Netherlands" | "The Netherlands" | "Netherlands (Kingdom of the)" | "New Caledonia" | "New Zealand" | "Nicaragua" | "Niger" | "Nigeria" | "Niue" | "Norfolk Island" | "The Republic of North Macedonia" | "North Macedonia" | "Northern Mariana Islands" | "Norway" | "Oman" | "Pakistan" | "Palau" | "State of Palestine" | "Palestine" | "Panama" | "Papua New Guinea" | "Paraguay" | "Peru" | "Philippines" | "Pitcairn" | "Pitcairn Islands" | "Poland" | "Portugal" | "Puerto Rico" | "Qatar" | "Reunion" | "Romania" | "Russian Federation" | "Russia" | "Rwanda" | "Saint Helena" | "Saint Kitts and Nevis" | "Saint Lucia" | "Saint Pierre and Miquelon" | "Saint Vincent and the Grenadines" | "Samoa" | "San Marino" | "Sao Tome and Principe" | "Saudi Arabia" | "Senegal" | "Seychelles" | "Sierra Leone" | "Singapore" | "Slovakia" | "Slovenia" | "Solomon Islands" | "Somalia" | "South Africa" | "South Georgia and the South Sandwich Islands" | "Spain" | "Sri Lanka" | "Sudan" | "Suriname" | "Svalbard and Jan Mayen" | "Eswatini" | "Sweden" | "Switzerland" | "Syrian Arab Republic" | "Taiwan, Province of China" | "Taiwan" | "Tajikistan" | "United Republic of Tanzania" | "Tanzania" | "Thailand" | "Timor-Leste" | "Togo" | "Tokelau" | "Tonga" | "Trinidad and Tobago" | "Tunisia" | "Türkiye" | "Turkey" | "Turkmenistan" | "Turks and Caicos Islands" | "Tuvalu" | "Uganda" | "Ukraine" | "United Arab Emirates" | "UAE" | "United Kingdom" | "UK" | "Great Britain" | "United States of America" | "United States" | "U.S.A." | "U.S." | "United States Minor Outlying Islands" | "Uruguay" | "Uzbekistan" | "Vanuatu" | "Venezuela" | "Vietnam" | "Virgin Islands, British" | "Virgin Islands, U.S." | "Wallis and Futuna" | "Western Sahara" | "Yemen" | "Zambia" | "Zimbabwe" | "Åland Islands" | "Aland Islands" | "Bonaire, Sint Eustatius and Saba" | "Curaçao" | "Guernsey" | "Isle of Man" | "Jersey" | "Montenegro" | "Saint Barthélemy" | "Saint Martin (French part)" | "Serbia" | "Sint Maarten (Dutch part)" | "South Sudan" | "Kosovo";
                 /** @description `fund`: only funds; `all`: everything. Without it funds are excluded. */
                 type?: "fund" | "all";
                 /** @description Organisation status; `all` (the default) does not filter. */
@@ -3060,7 +3056,7 @@ export interface operations {
     listSavedSearchFeed: {
         parameters: {
             query?: {
-                /** @description A cursor from this feed (a row’s `cursor` or `meta.cursor`). Omitted: from now. */
+                /** @description A cursor from this feed (a row’s `cursor` or `meta.cursor`). Omitted: from now. A text of a cursor’s form that this feed did not issue (altered, or another search’s) is unknown: 404. */
                 after?: string;
                 /** @description Page size, default 20. Any larger value is capped to 100, not refused: the page then holds at most 100 rows and `rows_per_page` says 100. */
                 limit?: components["schemas"]["LimitUpTo100"];
@@ -3125,7 +3121,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No saved search has the `queryId`. */
+            /** @description No saved search has the `queryId`, or this feed did not issue the cursor `after`. */
             404: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
@@ -3310,6 +3306,10 @@ export interface operations {
                 "application/json": {
                     /** Format: uuid */
                     queryId: string;
+                    /**
+                     * @description An https URL of a public host: not localhost, not a private, loopback or link-local address. A public IP address is accepted too; with private destinations allowed (`WEBHOOK_ALLOW_PRIVATE`), http and private hosts as well.
+                     * @example https://hooks.example.com/orgraph
+                     */
                     url: string;
                 };
             };

@@ -5,6 +5,8 @@
  * response gets when its schema states none (request parameters state their own bounds).
  */
 
+import { chipSchemaRules } from './serializers/searches.ts';
+
 // biome-ignore lint/suspicious/noExplicitAny: the document is walked as plain JSON.
 type Json = any;
 
@@ -214,6 +216,15 @@ function walk(node: Json, visit: (schema: Json) => void): void {
   for (const value of Object.values(node)) walk(value, visit);
 }
 
+/** The chips' rules that zod's metadata cannot hold: a conditional, and `false` schemas. */
+function chipRules(schemas: Record<string, Json>): void {
+  const { ConditionChip, JoinChip, SaveEventSearchBody } = schemas;
+  if (ConditionChip) Object.assign(ConditionChip, chipSchemaRules.ConditionChip);
+  if (JoinChip) Object.assign(JoinChip.properties, chipSchemaRules.JoinChip.properties);
+  const query = SaveEventSearchBody?.properties?.query;
+  if (query) Object.assign(query, chipSchemaRules.query);
+}
+
 /** Finishes the generated document in place and returns it. */
 export function finishOpenApiDocument(document: Json): Json {
   document.tags = tags;
@@ -231,6 +242,7 @@ export function finishOpenApiDocument(document: Json): Json {
         nullableReferences(node);
         defaultBounds(node);
       });
+  chipRules(document.components.schemas ?? {});
   for (const item of Object.values(document.paths ?? {}) as Json[]) {
     for (const operation of Object.values(item) as Json[]) {
       for (const parameter of operation.parameters ?? []) walk(parameter.schema, nullableReferences);

@@ -34,12 +34,12 @@ export function pagingQuery(cap: number) {
       })
       .pipe(z.number().min(1, 'limit must be a positive integer'))
       .default(defaultLimit)
-      // No `maximum`: any larger value is answered as `cap`, so a bound here would declare a refusal that never
-      // comes. One component per cap, which the OpenAPI lint knows (scripts/openapi-lint/spectral-owasp.yaml).
+      // No `maximum`, nor a `format` (int64 bounds it too): any larger value is answered as `cap`, so a bound
+      // here would declare a refusal that never comes. One component per cap, which the OpenAPI lint knows
+      // (scripts/openapi-lint/spectral-owasp.yaml).
       .openapi(`LimitUpTo${cap}`, {
         param: { name: 'limit', in: 'query' },
         type: 'integer',
-        format: 'int64',
         minimum: 1,
         default: defaultLimit,
         description: `Page size, default ${defaultLimit}. Any larger value is capped to ${cap}, not refused: the page then holds at most ${cap} rows and \`rows_per_page\` says ${cap}.`,

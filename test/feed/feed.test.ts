@@ -146,16 +146,26 @@ describe('GET /v1/searches/{queryId}/feed', () => {
     await db.execute(sql`delete from events where reference = ${reference}`);
   });
 
-  it('refuses a forged, altered, foreign or expired cursor with 422, and an unknown search with 404', async () => {
+  it('answers a cursor it did not issue with 404, a text of no cursor form or an expired cursor with 422', async () => {
     const queryId = await saveSearch(app, `feed-${randomUUID()}`);
     const otherId = await saveSearch(app, `feed-${randomUUID()}`);
     const cursor = (await feed(app, queryId)).body.meta!.cursor;
     const [payload, signature] = cursor.split('.');
     const altered = `${Buffer.from(Buffer.from(payload!, 'base64url').toString().replace(/^/, '9')).toString('base64url')}.${signature}`;
-    for (const bad of ['garbage', `${payload}.AAAA`, altered, (await feed(app, otherId)).body.meta!.cursor]) {
+    // Of a cursor's form, and never issued for this search: unknown, as an unknown reference is.
+    const foreign = (await feed(app, otherId)).body.meta!.cursor;
+    for (const bad of [altered, foreign, `${payload}.${'A'.repeat(24)}`, `AAAA.${'0'.repeat(24)}`]) {
       const { status, body } = await feed(app, queryId, bad);
-      expect(status).toBe(422);
-      expect(body.status.messages[0]).toMatch(/not issued for this saved search/);
+      expect(status, bad).toBe(404);
+      expect(body.status.messages[0]).toBe(
+        `The feed cursor "${bad}" was not issued for this saved search; resume from a cursor this feed returned, or start again without \`after\`.`,
+      );
+    }
+    // Not of a cursor's form: the parameter is wrong.
+    for (const bad of ['garbage', `${payload}.AAAA`, `${cursor}.x`, '0'.repeat(200)]) {
+      const { status, body } = await feed(app, queryId, bad);
+      expect(status, bad).toBe(422);
+      expect(body.status.messages[0]).toMatch(/`after`/);
     }
     const key = await loadCursorKey(app.services.db);
     const day = 24 * 60 * 60 * 1000;

@@ -96,7 +96,7 @@ async function session(env: NodeJS.ProcessEnv, cwd: string) {
     output.replace(/"seconds":[0-9.]+/, '"seconds":…').replace(/ in [0-9.]+ s:/, ' in … s:');
   return {
     seeded: [seeded.code, without(seeded.stdout)],
-    first: [first.code, without(first.stdout), rejects],
+    first: [first.code, without(first.stdout), rejects, first.stderr],
     second: [second.code, without(second.stdout), second.stderr],
     exported: [exported.code, exported.stdout, exported.stderr],
   };
@@ -114,6 +114,11 @@ describe('records commands on the embedded store', () => {
     const alone = await session({ DATABASE_URL: '', DATA_DIR: join(root, 'alone') }, join(root, 'alone-cwd'));
     expect(alone.first[0]).toBe(2);
     expect(alone.first[2]).toContain('"line":3');
+    // Not on a terminal, and no --progress: nothing on stderr; --help says so rather than showing the default it got.
+    expect(alone.first[3]).toBe('');
+    const help = await run(['import', '--help'], {}, root);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain('by default bar on a terminal, otherwise none');
+    expect(help.stdout).not.toContain('(default: "none")');
     expect(alone.second[0]).toBe(0);
     expect(alone.exported[1]).toContain('Northwind Analytics Ltd');
     expect(alone.exported[1]).not.toContain('Harbour Capital');

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../../db/database.ts';
-import { invalidParameter } from '../errors.ts';
+import { DomainError, invalidParameter } from '../errors.ts';
 import { feedCursorLifetimeDays } from '../vocabulary/feed.ts';
 
 /**
@@ -46,13 +46,30 @@ export function signCursor(key: Buffer, queryId: string, position: FeedPosition)
   return `${payload}.${mac(key, queryId, payload).toString('base64url')}`;
 }
 
+/** The form of every cursor: a base64url position of at most 58 characters, a dot, an 18-byte signature. */
+export const feedCursorPattern = '^[A-Za-z0-9_-]{1,80}\\.[A-Za-z0-9_-]{24}$';
+const cursorForm = new RegExp(feedCursorPattern);
+
+/**
+ * A cursor of the right form that this feed did not issue (forged, altered, or another search's) is unknown, as
+ * an unknown reference is: NOT_FOUND. A text that is not a cursor at all is a bad parameter.
+ */
 const forged = (cursor: string) =>
-  invalidParameter(
-    `The feed cursor ${JSON.stringify(cursor.slice(0, 200))} was not issued for this saved search; resume from a cursor this feed returned, or start again without \`after\`.`,
+  new DomainError(
+    'NOT_FOUND',
+    `The feed cursor ${JSON.stringify(cursor)} was not issued for this saved search; resume from a cursor this feed returned, or start again without \`after\`.`,
   );
 
-/** The position a cursor signed for `queryId` names; INVALID_PARAMETER when forged, altered or expired. */
+/**
+ * The position a cursor signed for `queryId` names; NOT_FOUND when forged, altered or another search's,
+ * INVALID_PARAMETER when it is not of a cursor's form or has expired.
+ */
 export function verifyCursor(key: Buffer, queryId: string, cursor: string, now = Date.now()): FeedPosition {
+  if (!cursorForm.test(cursor)) {
+    throw invalidParameter(
+      `The feed cursor ${JSON.stringify(cursor.slice(0, 200))} is not a cursor of this feed; resume from a cursor this feed returned, or start again without \`after\`.`,
+    );
+  }
   const [payload, signature, ...rest] = cursor.split('.');
   if (!payload || !signature || rest.length > 0) throw forged(cursor);
   const expected = mac(key, queryId, payload);

@@ -18,6 +18,9 @@ const industriesByCode: ReadonlyMap<string, Industry> = new Map(
   ]),
 );
 
+/** Every code a filter accepts, parents before children: the OpenAPI document lists them. */
+export const industryCodes: readonly string[] = gicsTaxonomy.map((node) => node.code);
+
 export function findIndustry(code: string): Industry | null {
   return industriesByCode.get(code) ?? null;
 }

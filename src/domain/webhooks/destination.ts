@@ -38,6 +38,19 @@ export function isPrivateAddress(address: string): boolean {
   return true;
 }
 
+const anyCase = (word: string) =>
+  [...word].map((letter) => `[${letter.toUpperCase()}${letter.toLowerCase()}]`).join('');
+
+/**
+ * The URLs `checkWebhookUrl` accepts without private destinations, as far as a pattern can say it: https, a host
+ * name (its last label starts with a letter, so it is never read as an IPv4 address) that is not `localhost` or
+ * below it, an optional port, path and query. The server also accepts public IP literals, which the pattern leaves out.
+ */
+export const publicWebhookUrlPattern =
+  `^https://(?!(?:[^/:]*\\.)?${anyCase('localhost')}(?:[:/]|$))` +
+  '(?:[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*\\.)*[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*' +
+  "(?::[1-9][0-9]{0,3})?(?:/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*)?(?:\\?[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*)?$";
+
 /** Checks a subscription's URL when it is given: https (or http when private destinations are allowed), no credentials. */
 export function checkWebhookUrl(text: string, allowPrivate: boolean): URL {
   let url: URL;

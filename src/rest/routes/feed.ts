@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { feedCursorPattern } from '../../domain/feed/feed-cursor.ts';
 import { describeFeed, readFeed } from '../../domain/feed/read-feed.ts';
 import { feedChanges, feedCursorLifetimeDays } from '../../domain/vocabulary/feed.ts';
 import { covers } from '../../http/authenticate.ts';
@@ -43,7 +44,7 @@ const feedRoute = createRoute({
   summary: "Follow a saved search's new matches",
   description:
     'Events that newly match the saved search, in commit order: inserted or changed so that they match (`added`), changed while matching (`updated`), deleted or changed so that they no longer match (`removed`, once). ' +
-    `Without \`after\` the feed starts now (no rows, and a cursor to resume from). Resuming from the last cursor received misses nothing and repeats nothing, across restarts and instances. Cursors are signed and stay valid for ${feedCursorLifetimeDays} days; an expired, altered or foreign cursor is 422.`,
+    `Without \`after\` the feed starts now (no rows, and a cursor to resume from). Resuming from the last cursor received misses nothing and repeats nothing, across restarts and instances. Cursors are signed and stay valid for ${feedCursorLifetimeDays} days; an expired cursor is 422, one this feed did not issue (altered, or another search's) 404.`,
   middleware: [covers('searches')] as const,
   request: {
     params: z.object({
@@ -52,11 +53,13 @@ const feedRoute = createRoute({
     query: z.object({
       after: z
         .string()
-        .max(400, 'must be at most 400 characters long')
+        .max(105, 'must be at most 105 characters long')
+        .regex(new RegExp(feedCursorPattern), 'must be a cursor this feed returned')
         .optional()
         .openapi({
           param: { name: 'after', in: 'query' },
-          description: 'A cursor from this feed (a row’s `cursor` or `meta.cursor`). Omitted: from now.',
+          description:
+            'A cursor from this feed (a row’s `cursor` or `meta.cursor`). Omitted: from now. A text of a cursor’s form that this feed did not issue (altered, or another search’s) is unknown: 404.',
         }),
       limit: pagingQuery(maxLimit).limit,
     }),
@@ -66,7 +69,7 @@ const feedRoute = createRoute({
       description: 'The next rows of the feed.',
       content: { 'application/json': { schema: envelopeSchema(z.array(feedRowSchema), feedMetaSchema) } },
     },
-    404: errorContent('No saved search has the `queryId`.'),
+    404: errorContent('No saved search has the `queryId`, or this feed did not issue the cursor `after`.'),
     ...commonErrorResponses,
   },
 });

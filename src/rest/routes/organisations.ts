@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { countrySpellings } from '../../domain/organisations/country.ts';
 import {
   type ActivityType,
   activityPeriods,
@@ -7,6 +8,7 @@ import {
   type OrganisationFilter,
 } from '../../domain/organisations/find-organisations.ts';
 import { getOrganisation } from '../../domain/organisations/get-organisation.ts';
+import { industryCodes } from '../../domain/organisations/industries.ts';
 import { getOrganisationPeople } from '../../domain/organisations/organisation-people.ts';
 import { getOrganisationOwnership } from '../../domain/ownership/organisation-ownership.ts';
 import { organisationStatuses, scoreDimensions } from '../../domain/vocabulary/organisations.ts';
@@ -101,6 +103,8 @@ const listQuery = z.object({
       param: { name: 'industry', in: 'query' },
       pattern: '^(?:[0-9]{2}){1,4}$',
       maxLength: 8,
+      // The codes that exist, so that the document allows only what the server answers.
+      enum: [...industryCodes],
       description:
         'A GICS code (sector, industry group, industry or sub-industry); matches it and every code below it. A code that is no GICS classification gives 422.',
       example: '45',
@@ -112,8 +116,10 @@ const listQuery = z.object({
     .optional()
     .openapi({
       param: { name: 'country', in: 'query' },
+      maxLength: 64,
+      enum: countrySpellings(),
       description:
-        'Country of the company address: an ISO 3166 alpha-2 or alpha-3 code or an English name, any case. Anything else gives 422.',
+        'Country of the company address: an ISO 3166 alpha-2 or alpha-3 code or an English name (the listed spellings), in any case. Anything else gives 422, so that a typo is not taken for "no organisations there".',
       example: 'GB',
     }),
   type: enumQuery(

@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
-import { invalidChipsMessage, maxChips } from '../../domain/searches/chips.ts';
+import { invalidChipsMessage } from '../../domain/searches/chips.ts';
 import { saveEventSearch } from '../../domain/searches/save-search.ts';
 import { findSuggestionsPage, maxSuggestionQueryLength } from '../../domain/suggestions/find-suggestions.ts';
 import type { AppEnv } from '../../http/app-env.ts';
@@ -13,6 +13,7 @@ import { listResponse } from '../list-response.ts';
 import { maxLimit, pageMetaSchema, pagingQuery } from '../paging.ts';
 import type { RestApp } from '../router.ts';
 import {
+  chipSchemaRules,
   conditionChipSchema,
   joinChipSchema,
   savedSearchSchema,
@@ -47,14 +48,16 @@ const requireParsableJson: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
+const maxChipList = chipSchemaRules.query.prefixItems.length;
+
 const saveSearchBody = z
   .object({
     query: z.array(z.unknown()).openapi({
       type: 'array',
-      description: `The chips in order: condition chips separated by join chips, at most ${maxChips}. An empty list or any malformed chip gives 400 \`${invalidChipsMessage}\`.`,
-      items: {
-        oneOf: [{ $ref: '#/components/schemas/ConditionChip' }, { $ref: '#/components/schemas/JoinChip' }],
-      },
+      description: `The chips in order: a condition chip, then join and condition chips in turn, so an odd count, at most ${maxChipList}. An empty list or any malformed chip gives 400 \`${invalidChipsMessage}\`.`,
+      // Each position's kind and the odd lengths are added by the finishing pass (chipSchemaRules).
+      minItems: 1,
+      maxItems: maxChipList,
     }),
   })
   .openapi('SaveEventSearchBody');

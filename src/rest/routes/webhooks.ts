@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { publicWebhookUrlPattern } from '../../domain/webhooks/destination.ts';
 import {
   createWebhook,
   deleteWebhook,
@@ -89,7 +90,12 @@ const createWebhookRoute = createRoute({
         'application/json': {
           schema: z.object({
             queryId: z.uuid({ error: 'must be a UUID' }).openapi({ maxLength: 36 }),
-            url: z.string().max(2000, 'must be at most 2000 characters long'),
+            url: z.string().max(2000, 'must be at most 2000 characters long').openapi({
+              pattern: publicWebhookUrlPattern,
+              description:
+                'An https URL of a public host: not localhost, not a private, loopback or link-local address. A public IP address is accepted too; with private destinations allowed (`WEBHOOK_ALLOW_PRIVATE`), http and private hosts as well.',
+              example: 'https://hooks.example.com/orgraph',
+            }),
           }),
         },
       },
