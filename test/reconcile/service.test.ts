@@ -235,6 +235,9 @@ describe('reconciliation queries', () => {
       body: 'queries=%7B%7D',
     });
     expect(noToken.status).toBe(401);
+    const put = await app.request('/reconcile/suggest/entity', { method: 'PUT', token: null });
+    expect(put.status).toBe(405);
+    expect(put.headers.get('Allow')).toBe('GET');
     const text = await app.request('/reconcile', {
       method: 'POST',
       headers: { 'Content-Type': 'text/plain' },
