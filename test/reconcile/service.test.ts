@@ -3,6 +3,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/database.ts';
+import { createLogger, useLogger } from '../../src/http/observability/logger.ts';
 import { openTestApp, type TestApp } from '../support/test-app.ts';
 
 /** The JSON Schemas published with the Reconciliation Service API 0.2, transcribed beside this file. */
@@ -87,6 +88,28 @@ describe('the service manifest', () => {
     expect(manifest.suggest.entity.service_url).toBe(`http://orgraph.test/reconcile/${token}`);
     expect(manifest.preview.url).toBe(`http://orgraph.test/reconcile/${token}/preview?id={{id}}`);
     expect(manifest.batchSize).toBe(1000);
+  });
+
+  it('never writes the path token to the request log', async () => {
+    const written: string[] = [];
+    const previous = useLogger(
+      createLogger({ level: 'info', destination: { write: (line: string) => written.push(line) } }),
+    );
+    try {
+      await app.request(`/reconcile/${app.tokens.starter}/suggest/property?prefix=e`, { token: null });
+      await app.request(`/reconcile/${app.tokens.starter}/preview?id=00000000-0000-4000-8000-000000000000`, {
+        token: null,
+      });
+    } finally {
+      useLogger(previous);
+    }
+    const lines = written.map((line) => JSON.parse(line) as { path?: string; route?: string });
+    const paths = lines.filter((line) => line.path).map((line) => line.path);
+    expect(paths).toEqual([
+      '/reconcile/orgr_[redacted]/suggest/property',
+      '/reconcile/orgr_[redacted]/preview',
+    ]);
+    expect(written.join('\n')).not.toContain(app.tokens.starter);
   });
 
   it('is open at the header form, and a wrong path token is told at once with 401', async () => {
