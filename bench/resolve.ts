@@ -247,6 +247,7 @@ export async function runResolveBench(argv: string[]): Promise<void> {
       size: { type: 'string', default: '2000' },
       rounds: { type: 'string', default: '20' },
       out: { type: 'string', default: 'bench/runs' },
+      'skip-speed': { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -328,6 +329,7 @@ export async function runResolveBench(argv: string[]): Promise<void> {
     );
 
     // Speed: the first seed's inputs, sent as the REST body, rotating through the set.
+    if (values['skip-speed']) return;
     const samples = await sampleOrganisations(app.db, seeds[0]!, size);
     const set = labelledSet<OrganisationSample, OrganisationInput>(
       seeds[0]!,
@@ -377,14 +379,14 @@ export async function runResolveBench(argv: string[]): Promise<void> {
     console.log(report.slice(-4).join('\n'));
   } finally {
     await app.close();
+    await mkdir(values.out, { recursive: true });
+    const stem = await unusedStem(
+      values.out,
+      `${new Date().toISOString().slice(0, 10)}-resolve-scale${scale}`,
+      ['.md'],
+    );
+    const file = join(values.out, `${stem}.md`);
+    await writeFile(file, `${report.join('\n')}\n`);
+    console.log(`wrote ${file}`);
   }
-  await mkdir(values.out, { recursive: true });
-  const stem = await unusedStem(
-    values.out,
-    `${new Date().toISOString().slice(0, 10)}-resolve-scale${scale}`,
-    ['.md'],
-  );
-  const file = join(values.out, `${stem}.md`);
-  await writeFile(file, `${report.join('\n')}\n`);
-  console.log(`wrote ${file}`);
 }

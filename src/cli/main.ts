@@ -57,7 +57,13 @@ async function tokenCommand<T>(
   return withDatabase(direct);
 }
 
+/** The token list with a header row, tab-separated so that scripts can cut it; never a token's secret. */
 function printTokenRows(rows: AdminTokenRow[]): void {
+  if (rows.length === 0) {
+    console.error('No tokens yet: `orgraph token create --plan <plan>` makes one.');
+    return;
+  }
+  console.log(['ID', 'TOKEN', 'PLAN', 'STATE', 'CREATED', 'LABEL'].join('\t'));
   for (const row of rows) {
     const state = row.revokedAt ? `revoked ${row.revokedAt}` : 'active';
     console.log([row.id, `${row.hint}…`, row.plan, state, row.createdAt, row.label ?? ''].join('\t'));
@@ -79,11 +85,19 @@ function parseScale(value: string): number {
   return scale;
 }
 
-async function serve(options: { seedIfEmpty: boolean }): Promise<void> {
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value.trim()) || port > 65_535) {
+    throw new InvalidArgumentError('the port must be a whole number from 0 to 65535 (0: any free port).');
+  }
+  return port;
+}
+
+async function serve(options: { seedIfEmpty: boolean; port?: number }): Promise<void> {
   const { startServer } = await import('../server/listen.ts');
   const { logger } = await import('../http/observability/logger.ts');
   const { isDatabaseUnavailable } = await import('../domain/errors.ts');
-  const config = loadConfig();
+  const config = { ...loadConfig(), ...(options.port === undefined ? {} : { port: options.port }) };
   const server = await startServer(config, {
     beforeListen: async (services) => {
       if (!options.seedIfEmpty) return;
@@ -127,12 +141,14 @@ async function serve(options: { seedIfEmpty: boolean }): Promise<void> {
 program
   .command('start')
   .description('Migrate, load the demo dataset when the database is empty, and serve')
-  .action(() => serve({ seedIfEmpty: true }));
+  .option('--port <n>', 'the port to listen on, instead of PORT (default 4000; 0: any free port)', parsePort)
+  .action((options: { port?: number }) => serve({ seedIfEmpty: true, ...options }));
 
 program
   .command('serve')
   .description('Migrate and serve on HOST:PORT')
-  .action(() => serve({ seedIfEmpty: false }));
+  .option('--port <n>', 'the port to listen on, instead of PORT (default 4000; 0: any free port)', parsePort)
+  .action((options: { port?: number }) => serve({ seedIfEmpty: false, ...options }));
 
 program
   .command('migrate')

@@ -24,7 +24,7 @@ import { GuardedStatement, isConnectionFailure } from './pool-guard.ts';
  */
 export type ReplicaState = 'serving' | 'lagging' | 'down' | 'not-a-standby';
 
-export type PrimaryReason = 'down' | 'lagging' | 'not-a-standby' | 'failover';
+export type PrimaryReason = 'down' | 'lagging' | 'not-a-standby' | 'failover' | 'unfenced';
 
 export interface ReadRoutingEvents {
   /** The replica changed state; `error` is why it went down, `downMs` how long it was. */
@@ -200,8 +200,9 @@ export function createReadRouting(
       );
       target = recordEndAt(parseLsn(row!.lsn));
     } catch {
-      // The primary cannot say where it is: nothing new is announced without it, so the replica serves.
-      return replicaDb;
+      // Without the primary's position nothing is proven (an overloaded primary still announces): the primary
+      // serves, or fails as it would without a replica.
+      return primaryFor('unfenced');
     }
     if (replayedAtLeast >= target) {
       moveTo('serving');

@@ -177,9 +177,10 @@ export async function reconcileBatch(
   const rows = new Map<ReadQuery, ResolveRow>();
   for (const [index, query] of organisations.entries()) rows.set(query, organisationRows[index]!);
   for (const [index, query] of profiles.entries()) rows.set(query, profileRows[index]!);
-  const batch: ReconcileResultBatch = {};
-  for (const query of queries) batch[query.key] = { result: candidatesOf(query, rows.get(query)!) };
-  return batch;
+  // Built as entries: a query keyed `__proto__` is a key like any other, not the object's prototype.
+  return Object.fromEntries(
+    queries.map((query) => [query.key, { result: candidatesOf(query, rows.get(query)!) }]),
+  );
 }
 
 function candidatesOf(query: ReadQuery, row: ResolveRow): ReconcileCandidate[] {

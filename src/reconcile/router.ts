@@ -89,6 +89,18 @@ export function registerReconcileRoutes(app: Hono<AppEnv>, services: AppServices
       c.header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors *");
       return c.html(renderPreview(card));
     });
+    // Another method on a path of the service is told as such, before any token is read.
+    for (const [path, allow] of [
+      [base, 'GET, POST'],
+      [`${base}/suggest/entity`, 'GET'],
+      [`${base}/suggest/property`, 'GET'],
+      [`${base}/preview`, 'GET'],
+    ] as const) {
+      app.on(['PUT', 'PATCH', 'DELETE'], path, (c) => {
+        c.header('Allow', allow);
+        throw new RequestError('METHOD_NOT_ALLOWED', `${c.req.method} is not served here; use ${allow}.`);
+      });
+    }
   }
 }
 

@@ -57,6 +57,18 @@ export async function startServer(
     viewerCache,
   };
   await migrateDatabase(handle, plans.keys());
+  // A commit may go unheard while the listener is down: its readers read again whenever it listens again.
+  const changeStops = listener
+    ? [
+        listener.on(changeChannel, announceChanges),
+        listener.onState((listening) => listening && announceChanges()),
+      ]
+    : undefined;
+  const stopChangeSignal = changeStops
+    ? async () => {
+        for (const stop of changeStops) stop();
+      }
+    : undefined;
   await listener?.start();
   await options.beforeListen?.(services);
 
@@ -90,19 +102,8 @@ export async function startServer(
     onError: (error) => logger().error({ err: error }, 'delivering webhooks failed'),
   });
   // Wakes this instance's feed subscriptions and webhook worker when any instance (or any writer) commits event
-  // changes, and whenever listening begins again, since a commit may have gone unheard meanwhile.
-  let stopListening: () => Promise<void>;
-  if (listener) {
-    const stops = [
-      listener.on(changeChannel, announceChanges),
-      listener.onState((listening) => listening && announceChanges()),
-    ];
-    stopListening = async () => {
-      for (const stop of stops) stop();
-    };
-  } else {
-    stopListening = await listenTo(handle, changeChannel, announceChanges);
-  }
+  // changes (on PostgreSQL through the shared listener, subscribed before it started).
+  const stopListening = stopChangeSignal ?? (await listenTo(handle, changeChannel, announceChanges));
   const pruner = setInterval(
     () =>
       pruneChangeLog(handle.db).catch((error) =>

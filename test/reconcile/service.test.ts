@@ -3,6 +3,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/database.ts';
+import { createLogger, useLogger } from '../../src/http/observability/logger.ts';
 import { openTestApp, type TestApp } from '../support/test-app.ts';
 
 /** The JSON Schemas published with the Reconciliation Service API 0.2, transcribed beside this file. */
@@ -87,6 +88,28 @@ describe('the service manifest', () => {
     expect(manifest.suggest.entity.service_url).toBe(`http://orgraph.test/reconcile/${token}`);
     expect(manifest.preview.url).toBe(`http://orgraph.test/reconcile/${token}/preview?id={{id}}`);
     expect(manifest.batchSize).toBe(1000);
+  });
+
+  it('never writes the path token to the request log', async () => {
+    const written: string[] = [];
+    const previous = useLogger(
+      createLogger({ level: 'info', destination: { write: (line: string) => written.push(line) } }),
+    );
+    try {
+      await app.request(`/reconcile/${app.tokens.starter}/suggest/property?prefix=e`, { token: null });
+      await app.request(`/reconcile/${app.tokens.starter}/preview?id=00000000-0000-4000-8000-000000000000`, {
+        token: null,
+      });
+    } finally {
+      useLogger(previous);
+    }
+    const lines = written.map((line) => JSON.parse(line) as { path?: string; route?: string });
+    const paths = lines.filter((line) => line.path).map((line) => line.path);
+    expect(paths).toEqual([
+      '/reconcile/orgr_[redacted]/suggest/property',
+      '/reconcile/orgr_[redacted]/preview',
+    ]);
+    expect(written.join('\n')).not.toContain(app.tokens.starter);
   });
 
   it('is open at the header form, and a wrong path token is told at once with 401', async () => {
@@ -176,6 +199,16 @@ describe('reconciliation queries', () => {
     expect(await viaJson.json()).toEqual(got);
   });
 
+  it('answers every key as given, whatever it is called', async () => {
+    const { body } = await reconcile(
+      JSON.parse(`{"__proto__": {"query": ${JSON.stringify(organisation.name)}}, "1": {"query": ""}}`),
+    );
+    expect(Object.keys(body).sort()).toEqual(['1', '__proto__']);
+    expect(Object.getOwnPropertyDescriptor(body, '__proto__')?.value.result[0].id).toBe(
+      organisation.reference,
+    );
+  });
+
   it('counts every query toward the plan’s requests', async () => {
     const remaining = (response: Response) =>
       Number(/r=(\d+)/.exec(response.headers.get('RateLimit') ?? '')?.[1]);
@@ -225,6 +258,9 @@ describe('reconciliation queries', () => {
       body: 'queries=%7B%7D',
     });
     expect(noToken.status).toBe(401);
+    const put = await app.request('/reconcile/suggest/entity', { method: 'PUT', token: null });
+    expect(put.status).toBe(405);
+    expect(put.headers.get('Allow')).toBe('GET');
     const text = await app.request('/reconcile', {
       method: 'POST',
       headers: { 'Content-Type': 'text/plain' },

@@ -64,8 +64,9 @@ describe('token commands on the embedded store', () => {
     // Server stopped: the commands open the store themselves.
     const listed = await runCli(['token', 'list'], env);
     const rows = listed.stdout.trim().split('\n');
-    expect(rows).toHaveLength(1);
-    expect(rows[0]?.split('\t')[3]).toMatch(/^revoked \d{4}-\d\d-\d\dT/);
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toBe('ID\tTOKEN\tPLAN\tSTATE\tCREATED\tLABEL');
+    expect(rows[1]?.split('\t')[3]).toMatch(/^revoked \d{4}-\d\d-\d\dT/);
     const created = await runCli(['token', 'create', '--plan', 'starter'], env);
     expect(created.stdout.trim()).toMatch(/^orgr_/);
   });

@@ -35,7 +35,8 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const open = (env: NodeJS.ProcessEnv) => openDatabase(loadConfig({ STATEMENT_TIMEOUT_MS: '300', ...env }));
+// Long enough for any plain statement on a busy machine, far shorter than the pg_sleep(5) that must be cut.
+const open = (env: NodeJS.ProcessEnv) => openDatabase(loadConfig({ STATEMENT_TIMEOUT_MS: '1500', ...env }));
 
 /** The PostgreSQL error code `work` fails with (Drizzle wraps the driver's error); undefined when it succeeds. */
 async function failureCode(work: () => Promise<unknown>): Promise<string | undefined> {
@@ -57,12 +58,12 @@ describe.each(['transaction', 'session'] as const)('through PgBouncer in %s mode
     });
     try {
       expect(handle.driver.kind === 'postgres' && handle.driver.topology.pooler).toBe(mode);
-      const alone = await failureCode(() => handle.db.execute(sql`select pg_sleep(2)`));
+      const alone = await failureCode(() => handle.db.execute(sql`select pg_sleep(5)`));
       expect(alone).toBe('57014');
       const inTransaction = await failureCode(() =>
         handle.db.transaction(async (tx) => {
           await tx.execute(sql`select 1`);
-          await tx.execute(sql`select pg_sleep(2)`);
+          await tx.execute(sql`select pg_sleep(5)`);
         }),
       );
       expect(inTransaction).toBe('57014');
@@ -77,7 +78,7 @@ describe.each(['transaction', 'session'] as const)('through PgBouncer in %s mode
         ),
       );
       expect(rows.map((row) => row[0])).toEqual(
-        Array.from({ length: 40 }, (_, index) => ({ timeout: '300ms', workers: '0', n: index })),
+        Array.from({ length: 40 }, (_, index) => ({ timeout: '1500ms', workers: '0', n: index })),
       );
     } finally {
       await handle.close();
@@ -97,7 +98,7 @@ describe('recognising a pooler', () => {
         prepare: false,
         session: { url: database.url, startupSettings: true },
       });
-      expect(await failureCode(() => handle.db.execute(sql`select pg_sleep(2)`))).toBe('57014');
+      expect(await failureCode(() => handle.db.execute(sql`select pg_sleep(5)`))).toBe('57014');
     } finally {
       await handle.close();
     }
@@ -107,7 +108,7 @@ describe('recognising a pooler', () => {
     const handle = await open({ DATABASE_URL: database.url });
     try {
       expect(handle.driver.kind === 'postgres' && handle.driver.topology.pooler).toBe('none');
-      expect(await failureCode(() => handle.db.execute(sql`select pg_sleep(2)`))).toBe('57014');
+      expect(await failureCode(() => handle.db.execute(sql`select pg_sleep(5)`))).toBe('57014');
     } finally {
       await handle.close();
     }

@@ -9,7 +9,7 @@ const perLookup = 8;
 const lookupLimit = sql.raw(String(perLookup));
 
 /** Inputs per statement of the trigram lookup, which costs up to tens of milliseconds an input (bench/NOTES.md 67). */
-const fuzzyChunk = 100;
+const fuzzyChunk = 50;
 
 /**
  * The least trigram similarity of a name the lookup considers: pg_trgm's 0.3 let a fund's name recheck thousands of
@@ -20,7 +20,7 @@ const fuzzyThreshold = 0.45;
 /**
  * Every input's candidates: records whose name or alias has the input name's key, whose domain is the input's host
  * or whose ticker is its symbol, all in one statement (index probes of migrations 0029 and 0030); then, for the names
- * none of these found, the names closest by trigrams on the stored key, a hundred inputs a statement.
+ * none of these found, the names closest by trigrams on the stored key, fifty inputs a statement.
  */
 export async function findOrganisationCandidates(
   db: Database,

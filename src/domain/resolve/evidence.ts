@@ -132,20 +132,20 @@ export function isEmptyProfileQuery(query: ProfileQuery): boolean {
  * labelled set and checked on others (bench/resolve.ts, bench/NOTES.md 67).
  */
 export const weights = {
-  none: 3,
+  none: 2,
   name: {
-    exact: 5.5,
-    normalised: 5,
-    alias: 4,
-    formerName: 3.5,
+    exact: 6,
+    normalised: 5.2,
+    alias: 4.5,
+    formerName: 4,
     fuzzyFloor: 0.8,
     fuzzySlope: 40,
     disagrees: -4,
   },
   host: { agrees: 6, disagrees: -3 },
   ticker: { withExchange: 4, symbol: 3, otherExchange: 0.5, disagrees: -1.5 },
-  country: { agrees: 1, disagrees: -1.5 },
-  city: { agrees: 1, disagrees: -0.5 },
+  country: { agrees: 1.2, disagrees: -0.6 },
+  city: { agrees: 1, disagrees: -0.3 },
   linkedin: { agrees: 8, disagrees: -4 },
   email: { agrees: 8, sameHost: 1, disagrees: -0.5 },
   organisation: { current: 2.5, past: 1.5, fuzzy: 1, disagrees: -1.5 },

@@ -45,7 +45,7 @@ export type {
  * The score a row's best candidate needs to be `matched`: fitted so that of the rows matched on the labelled sets,
  * at least 99 % are right (bench/resolve.ts, bench/NOTES.md 67; docs/decisions.md).
  */
-export const matchThreshold = 0.8;
+export const matchThreshold = 0.85;
 
 interface ScoredCandidate {
   reference: string;

@@ -344,7 +344,10 @@ const recordParts = new Set([
   'clientSummary',
 ]);
 
-/** Whether the selection under `nodes` asks for any part of the record (through fragments too). */
+/**
+ * Whether the selection under `nodes` asks for any part of the record (through fragments too). Kept beside the read
+ * plans: a single record is not planned, and a brief read skips the record's assembly and its parts' statements.
+ */
 function asksForParts(
   nodes: readonly { selectionSet?: SelectionSetNode | undefined }[],
   fragments: Record<string, FragmentDefinitionNode>,
