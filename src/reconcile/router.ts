@@ -55,8 +55,11 @@ export function registerReconcileRoutes(app: Hono<AppEnv>, services: AppServices
     // The manifest alone may be read without a token at the header form (the specification's rule for announced
     // authentication); at the path form a wrong token is told at once, when the client adds the service.
     const openManifest = base === reconcilePath;
-    app.get(
-      base,
+    // With or without a trailing slash: an address pasted into a client often carries one.
+    const endpoint = [base, `${base}/`];
+    app.on(
+      'GET',
+      endpoint,
       async (c, next) => {
         if (openManifest && wantsManifest(c)) return c.json(manifestOf(c, services));
         await requireToken(c, next);
@@ -67,7 +70,7 @@ export function registerReconcileRoutes(app: Hono<AppEnv>, services: AppServices
         return c.json(await answerBatch(c, c.req.query('queries')));
       },
     );
-    app.post(base, limitBodySize(reconcileBodyLimitBytes), requireToken, async (c) =>
+    app.on('POST', endpoint, limitBodySize(reconcileBodyLimitBytes), requireToken, async (c) =>
       c.json(await answerBatch(c, await queriesOfBody(c))),
     );
     app.get(`${base}/suggest/entity`, requireToken, async (c) => {

@@ -113,6 +113,10 @@ describe('the service manifest', () => {
   });
 
   it('is open at the header form, and a wrong path token is told at once with 401', async () => {
+    const slashed = await app.request(`/reconcile/${app.tokens.starter}/`, { token: null });
+    expect((await slashed.json()).preview.url).toBe(
+      `http://orgraph.test/reconcile/${app.tokens.starter}/preview?id={{id}}`,
+    );
     const open = await app.request('/reconcile', { token: null });
     expect(open.status).toBe(200);
     expectValid(validators.manifest, await open.json());

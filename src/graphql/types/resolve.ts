@@ -58,7 +58,7 @@ const MatchedOnType = builder.objectRef<MatchedOn>('MatchedOn').implement({
       nullable: true,
       description: 'The record’s value; null when it has none.',
     }),
-    how: t.field({ type: MatchHowEnum, resolve: (match) => match.how }),
+    how: t.field({ type: MatchHowEnum, description: 'How the two compared.', resolve: (match) => match.how }),
   }),
 });
 
@@ -78,7 +78,11 @@ const OrganisationCandidateType = builder.objectRef<ResolveCandidate>('Organisat
       },
     }),
     score: t.exposeFloat('score', { description: scoreDescription }),
-    matchedOn: t.field({ type: [MatchedOnType], resolve: (candidate) => candidate.matchedOn }),
+    matchedOn: t.field({
+      type: [MatchedOnType],
+      description: 'Each input field, with the value it was compared with and how.',
+      resolve: (candidate) => candidate.matchedOn,
+    }),
   }),
 });
 
@@ -95,14 +99,22 @@ const ProfileCandidateType = builder.objectRef<ResolveCandidate>('ProfileCandida
       },
     }),
     score: t.exposeFloat('score', { description: scoreDescription }),
-    matchedOn: t.field({ type: [MatchedOnType], resolve: (candidate) => candidate.matchedOn }),
+    matchedOn: t.field({
+      type: [MatchedOnType],
+      description: 'Each input field, with the value it was compared with and how.',
+      resolve: (candidate) => candidate.matchedOn,
+    }),
   }),
 });
 
 const OrganisationResolveRowType = builder.objectRef<ResolveRow>('OrganisationResolveRow').implement({
   description: 'One row of a resolved list of organisations, in input order.',
   fields: (t) => ({
-    status: t.field({ type: ResolveStatusEnum, resolve: (row) => row.status }),
+    status: t.field({
+      type: ResolveStatusEnum,
+      description: 'What the row came to.',
+      resolve: (row) => row.status,
+    }),
     reason: t.exposeString('reason', {
       nullable: true,
       description: 'Why no candidate, when the status is NONE.',
@@ -119,7 +131,11 @@ const OrganisationResolveRowType = builder.objectRef<ResolveRow>('OrganisationRe
 const ProfileResolveRowType = builder.objectRef<ResolveRow>('ProfileResolveRow').implement({
   description: 'One row of a resolved list of people, in input order.',
   fields: (t) => ({
-    status: t.field({ type: ResolveStatusEnum, resolve: (row) => row.status }),
+    status: t.field({
+      type: ResolveStatusEnum,
+      description: 'What the row came to.',
+      resolve: (row) => row.status,
+    }),
     reason: t.exposeString('reason', {
       nullable: true,
       description: 'Why no candidate, when the status is NONE.',
@@ -141,7 +157,7 @@ const OrganisationResolveInput = builder.inputType('OrganisationResolveInput', {
     website: t.string({ description: 'A URL: scheme, `www.` and path do not matter.' }),
     ticker: t.string({ description: 'With or without its exchange: `ACME`, `XNAS:ACME`, `ACME.L`.' }),
     country: t.string({ description: 'An ISO 3166 code or an English name.' }),
-    city: t.string(),
+    city: t.string({ description: 'Compared with the company address.' }),
   }),
 });
 
@@ -149,10 +165,10 @@ const ProfileResolveInput = builder.inputType('ProfileResolveInput', {
   description: 'One row of a list of people; every field optional.',
   fields: (t) => ({
     name: t.string({ description: 'The whole name, in any order, case or accents.' }),
-    firstName: t.string(),
-    lastName: t.string(),
+    firstName: t.string({ description: 'With `lastName`, instead of `name`.' }),
+    lastName: t.string({ description: 'With `firstName`, instead of `name`.' }),
     linkedinUrl: t.string({ description: 'A LinkedIn profile URL in any of its spellings.' }),
-    email: t.string(),
+    email: t.string({ description: 'An e-mail address, in any case.' }),
     organisation: t.string({ description: 'An organisation’s name or reference, current or past.' }),
     title: t.string({ description: 'Compared with the titles of current roles.' }),
   }),
@@ -174,7 +190,11 @@ builder.queryField('resolveOrganisations', (t) =>
     authScopes: { covers: 'organisations' },
     extensions: { listSizeOf: 'inputs' },
     args: {
-      inputs: t.arg({ type: [OrganisationResolveInput], required: true }),
+      inputs: t.arg({
+        type: [OrganisationResolveInput],
+        required: true,
+        description: `The rows of the list, at most ${maxResolveInputs}.`,
+      }),
       minScore: t.arg.float(optionArgs.minScore),
       maxCandidates: t.arg.int(optionArgs.maxCandidates),
     },
@@ -193,7 +213,11 @@ builder.queryField('resolveProfiles', (t) =>
     authScopes: { covers: 'people' },
     extensions: { listSizeOf: 'inputs' },
     args: {
-      inputs: t.arg({ type: [ProfileResolveInput], required: true }),
+      inputs: t.arg({
+        type: [ProfileResolveInput],
+        required: true,
+        description: `The rows of the list, at most ${maxResolveInputs}.`,
+      }),
       minScore: t.arg.float(optionArgs.minScore),
       maxCandidates: t.arg.int(optionArgs.maxCandidates),
     },
