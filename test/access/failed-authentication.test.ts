@@ -6,6 +6,7 @@ import { countStatements } from '../../src/db/database.ts';
 import { apiTokensTable } from '../../src/db/schema/access.ts';
 import type { AppServices } from '../../src/http/services.ts';
 import { createApp } from '../../src/server/app.ts';
+import { needs } from '../support/services.ts';
 import { openTestApp, type TestApp } from '../support/test-app.ts';
 
 const failureLimit = 5;
@@ -221,6 +222,7 @@ describe('failed authentications per client address', () => {
 });
 
 describe('failed authentications shared through Redis', () => {
+  needs('redis');
   it('counts the failures of one address on every instance', async () => {
     const env = {
       REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
