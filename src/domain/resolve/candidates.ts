@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../../db/database.ts';
 import { parseJson } from '../../db/json-rows.ts';
 import type { OrganisationDetails, OrganisationQuery, ProfileDetails, ProfileQuery } from './evidence.ts';
@@ -64,25 +64,20 @@ export async function findOrganisationCandidates(
   );
   const found = groupByInput(rows.filter((row) => row.reference !== null));
   const unfound = rows.flatMap((row) =>
-    row.reference === null && row.key ? [{ p: Number(row.p), k: row.key }] : [],
+    row.reference === null && row.key ? [{ p: Number(row.p), t: row.key }] : [],
   );
-  for (let start = 0; start < unfound.length; start += fuzzyChunk) {
-    const chunk = unfound.slice(start, start + fuzzyChunk);
-    const close = await db.transaction(async (tx) => {
-      await tx.execute(sql.raw(`set local pg_trgm.similarity_threshold = ${fuzzyThreshold}`));
-      return queryRows<{ p: number; reference: string }>(
-        tx as unknown as Database,
-        sql`select i.p, c.reference::text
-          from jsonb_to_recordset(${JSON.stringify(chunk)}::jsonb) as i(p int, k text)
-          cross join lateral (
-            select n.reference from organisation_names n where n.match_key % i.k
-              order by similarity(n.match_key, i.k) desc, n.reference limit ${lookupLimit}
-          ) c`,
-      );
-    });
-    for (const [position, references] of groupByInput(close)) found.set(position, references);
-  }
-  return found;
+  return addCloseNames(
+    db,
+    found,
+    unfound,
+    (inputs) =>
+      sql`select i.p, c.reference::text
+      from jsonb_to_recordset(${inputs}::jsonb) as i(p int, t text)
+      cross join lateral (
+        select n.reference from organisation_names n where n.match_key % i.t
+          order by similarity(n.match_key, i.t) desc, n.reference limit ${lookupLimit}
+      ) c`,
+  );
 }
 
 /** The records of the candidates: names, aliases with their end, domains, tickers and the company address. */
@@ -169,25 +164,20 @@ export async function findProfileCandidates(
   );
   const found = groupByInput(rows.filter((row) => row.reference !== null));
   const unfound = rows.flatMap((row) =>
-    row.reference === null && row.name ? [{ p: Number(row.p), n: row.name }] : [],
+    row.reference === null && row.name ? [{ p: Number(row.p), t: row.name }] : [],
   );
-  for (let start = 0; start < unfound.length; start += fuzzyChunk) {
-    const chunk = unfound.slice(start, start + fuzzyChunk);
-    const close = await db.transaction(async (tx) => {
-      await tx.execute(sql.raw(`set local pg_trgm.similarity_threshold = ${fuzzyThreshold}`));
-      return queryRows<{ p: number; reference: string }>(
-        tx as unknown as Database,
-        sql`select i.p, c.reference::text
-          from jsonb_to_recordset(${JSON.stringify(chunk)}::jsonb) as i(p int, n text)
-          cross join lateral (
-            select pr.reference from profiles pr where pr.full_name % i.n
-              order by similarity(pr.full_name, i.n) desc, pr.reference limit ${lookupLimit}
-          ) c`,
-      );
-    });
-    for (const [position, references] of groupByInput(close)) found.set(position, references);
-  }
-  return found;
+  return addCloseNames(
+    db,
+    found,
+    unfound,
+    (inputs) =>
+      sql`select i.p, c.reference::text
+      from jsonb_to_recordset(${inputs}::jsonb) as i(p int, t text)
+      cross join lateral (
+        select pr.reference from profiles pr where pr.full_name % i.t
+          order by similarity(pr.full_name, i.t) desc, pr.reference limit ${lookupLimit}
+      ) c`,
+  );
 }
 
 /** The people of the candidates: names, LinkedIn URL, e-mails and roles with their organisations' names. */
@@ -232,6 +222,27 @@ export async function readProfileDetails(
       },
     ]),
   );
+}
+
+/**
+ * The names no exact lookup found, `fuzzyChunk` inputs a statement: the trigram lookup's closest records, above
+ * `fuzzyThreshold` (set in the statement's own transaction, so that it holds through a transaction pooler).
+ */
+async function addCloseNames(
+  db: Database,
+  found: Map<number, string[]>,
+  unfound: { p: number; t: string }[],
+  lookup: (inputs: string) => SQL,
+): Promise<Map<number, string[]>> {
+  for (let start = 0; start < unfound.length; start += fuzzyChunk) {
+    const chunk = JSON.stringify(unfound.slice(start, start + fuzzyChunk));
+    const close = await db.transaction(async (tx) => {
+      await tx.execute(sql.raw(`set local pg_trgm.similarity_threshold = ${fuzzyThreshold}`));
+      return queryRows<{ p: number; reference: string }>(tx as unknown as Database, lookup(chunk));
+    });
+    for (const [position, references] of groupByInput(close)) found.set(position, references);
+  }
+  return found;
 }
 
 function groupByInput(rows: { p: number; reference: string | null }[]): Map<number, string[]> {
