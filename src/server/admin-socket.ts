@@ -9,6 +9,7 @@ import { readMessages, sendMessage } from './admin-messages.ts';
 import type { AdminRequest, AdminResponse } from './admin-protocol.ts';
 import { adminSocketPath } from './admin-protocol.ts';
 import { RecordsCommands } from './admin-records.ts';
+import { answerResolve } from './admin-resolve.ts';
 
 /** How long a connection may stay silent before its first message. */
 const firstMessageMs = 10_000;
@@ -77,6 +78,9 @@ async function converse(
         break;
       case 'seed':
         response = await records.seed(socket, request);
+        break;
+      case 'resolve':
+        response = await answerResolve(socket, messages, handle, request);
         break;
       default:
         response = await answerTokenCommand(handle, plans, request);
