@@ -6,8 +6,7 @@ import { createToken, listTokens, revokeToken } from '../auth/tokens.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import { logger } from '../http/observability/logger.ts';
 import { readMessages, sendMessage } from './admin-messages.ts';
-import type { AdminRequest, AdminResponse } from './admin-protocol.ts';
-import { adminSocketPath } from './admin-protocol.ts';
+import { type AdminRequest, type AdminResponse, adminSocketPath } from './admin-protocol.ts';
 import { RecordsCommands } from './admin-records.ts';
 import { answerResolve } from './admin-resolve.ts';
 

@@ -115,6 +115,15 @@ describe('POST /v1/resolve/organisations', () => {
     expect(option.body.status.messages[0]).toMatch(/`max_candidates`/);
   });
 
+  it('refuses text the database cannot hold (NUL, a lone surrogate) with 422 naming the input', async () => {
+    const nul = await post('/v1/resolve/profiles', { inputs: [{ name: 'Ada' }, { email: 'a\u0000b' }] });
+    expect(nul.status).toBe(422);
+    expect(nul.body.status.messages[0]).toMatch(/inputs\.1\.email: text with NUL/);
+    const surrogate = await post('/v1/resolve/organisations', '{"inputs":[{"name":"\\ud800x"}]}');
+    expect(surrogate.status).toBe(422);
+    expect(surrogate.body.status.messages[0]).toMatch(/inputs\.0\.name/);
+  });
+
   it('refuses malformed JSON with 400 and another media type with 415', async () => {
     expect((await post('/v1/resolve/organisations', '{"inputs": [')).status).toBe(400);
     const response = await app.request('/v1/resolve/organisations', {

@@ -1,5 +1,6 @@
 import type { Database } from '../../db/database.ts';
 import { invalidParameter } from '../errors.ts';
+import { isStorableText } from '../storable-text.ts';
 import {
   findOrganisationCandidates,
   findProfileCandidates,
@@ -65,9 +66,19 @@ export function readResolveOptions(options: ResolveOptions = {}): Required<Resol
   return { minScore, maxCandidates };
 }
 
-function checkInputCount(count: number): void {
-  if (count > maxResolveInputs)
-    throw invalidParameter(`inputs: at most ${maxResolveInputs} inputs a call; got ${count}.`);
+function checkInputs(inputs: ReadonlyArray<OrganisationInput | ProfileInput>): void {
+  if (inputs.length > maxResolveInputs)
+    throw invalidParameter(`inputs: at most ${maxResolveInputs} inputs a call; got ${inputs.length}.`);
+  inputs.forEach((input, position) => {
+    for (const [field, text] of Object.entries(input)) {
+      if (typeof text === 'string' && !isStorableText(text)) {
+        const name = field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+        throw invalidParameter(
+          `inputs.${position}.${name}: text with NUL or a lone surrogate cannot be matched.`,
+        );
+      }
+    }
+  });
 }
 
 /**
@@ -123,7 +134,7 @@ export async function resolveOrganisations(
   inputs: OrganisationInput[],
   options: ResolveOptions = {},
 ): Promise<ResolveRow[]> {
-  checkInputCount(inputs.length);
+  checkInputs(inputs);
   const settings = readResolveOptions(options);
   const queries = inputs.map(readOrganisationInput);
   const found = await findOrganisationCandidates(db, queries);
@@ -147,7 +158,7 @@ export async function resolveProfiles(
   inputs: ProfileInput[],
   options: ResolveOptions = {},
 ): Promise<ResolveRow[]> {
-  checkInputCount(inputs.length);
+  checkInputs(inputs);
   const settings = readResolveOptions(options);
   const queries = inputs.map(readProfileInput);
   const found = await findProfileCandidates(db, queries);

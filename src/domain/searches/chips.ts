@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { isReference } from '../reference.ts';
+import { isStorableText } from '../storable-text.ts';
 import type { StoredChip } from '../vocabulary/searches.ts';
 
 /** The one message every malformed chip list gets, as the interface spells it. */
@@ -89,11 +90,8 @@ export function parseChips(input: unknown): ParsedChips {
   return { valid: true, chips, ignoredFieldTypes: ignored };
 }
 
-/** PostgreSQL text and jsonb hold neither NUL nor unpaired UTF-16 surrogates (which JSON can spell as escapes). */
-const unstorable = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
 function isStorable(chip: Chip): boolean {
-  return Object.values(chip).every((text) => typeof text !== 'string' || !unstorable.test(text));
+  return Object.values(chip).every((text) => typeof text !== 'string' || isStorableText(text));
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
