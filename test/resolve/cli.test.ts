@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pageBlock } from '../readme/readme-blocks.ts';
 import { exitCode, startCli } from '../support/cli.ts';
 
 /**
@@ -45,12 +46,12 @@ const csv = [
 let root: string;
 let env: NodeJS.ProcessEnv;
 
-function run(args: string[]) {
+function run(args: string[], store: NodeJS.ProcessEnv = env) {
   return new Promise<{ stdout: string; stderr: string; code: number }>((resolve) => {
     execFile(
       process.execPath,
       [cliPath, ...args],
-      { cwd: root, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, maxBuffer: 16 * 1024 * 1024 },
+      { cwd: root, env: { ...process.env, LOG_LEVEL: 'warn', ...store }, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) => resolve({ stdout, stderr, code: error ? Number(error.code ?? 1) : 0 }),
     );
   });
@@ -126,5 +127,20 @@ describe('orgraph resolve', () => {
       child.kill('SIGTERM');
       expect(await exitCode(child)).toBe(0);
     }
+  });
+});
+
+describe('docs/resolving.md', () => {
+  const heading = 'A file from the command line';
+  it("resolves the page's file on the demo dataset as the page shows", { timeout: 600_000 }, async () => {
+    const demo = { DATABASE_URL: '', DATA_DIR: join(root, 'demo') };
+    expect((await run(['seed', '--scale', '1'], demo)).code).toBe(0);
+    await writeFile(join(root, 'prospects.csv'), pageBlock('docs/resolving.md', heading, 'owner\n').body);
+    const command = pageBlock('docs/resolving.md', heading, 'orgraph resolve').body.trim();
+    expect(command.startsWith('npx orgraph ')).toBe(true);
+    const result = await run(command.replace('npx orgraph ', '').split(' '), demo);
+    expect([result.code, result.stderr]).toEqual([0, '5 rows: 2 matched, 1 ambiguous, 2 none.\n']);
+    const shown = pageBlock('docs/resolving.md', heading, 'matched_on').body;
+    expect(await readFile(join(root, 'resolved.csv'), 'utf8')).toBe(`${shown.trimEnd()}\n`);
   });
 });
