@@ -100,6 +100,10 @@ async function serve(options: { seedIfEmpty: boolean; port?: number }): Promise<
   const { isDatabaseUnavailable } = await import('../domain/errors.ts');
   const config = { ...loadConfig(), ...(options.port === undefined ? {} : { port: options.port }) };
   const server = await startServer(config, {
+    seed: async (handle, seedOptions) => {
+      const { seedDatabase } = await import('../../seeds/seed-database.ts');
+      return seedDatabase(handle, seedOptions);
+    },
     beforeListen: async (services) => {
       if (!options.seedIfEmpty) return;
       const { isDatabaseEmpty, seedDatabase } = await import('../../seeds/seed-database.ts');

@@ -36,12 +36,25 @@ function progressTo<P>(socket: Socket, keyOf: (progress: P) => string): (progres
  * files and rejects cross the socket as streams, and the work is the same domain call the CLI makes on a store of
  * its own, so the results are the same.
  */
+/** The demo seed, handed in by the CLI: only the CLI imports `seeds/` (the floors test). */
+export type SeedRunner = (
+  handle: DatabaseHandle,
+  options: {
+    scale: number;
+    reset: boolean;
+    onProgress: (progress: { table: string; done: number; total: number }) => void;
+  },
+) => Promise<{ rows: Record<string, number>; seconds: number }>;
+
 export class RecordsCommands {
   private readonly waitingSources = new Map<string, (source: ArrivedSource) => void>();
   private queue: Promise<unknown> = Promise.resolve();
   private running: string | null = null;
 
-  constructor(private readonly handle: DatabaseHandle) {}
+  constructor(
+    private readonly handle: DatabaseHandle,
+    private readonly seedRunner?: SeedRunner,
+  ) {}
 
   /** Resolves when no command runs or waits. */
   async idle(): Promise<void> {
@@ -182,8 +195,10 @@ export class RecordsCommands {
     if (typeof scale !== 'number' || !(scale >= 0.01 && scale <= 1000)) {
       return { ok: false, error: 'scale must be a number from 0.01 to 1000' };
     }
+    const seedDatabase = this.seedRunner;
+    if (!seedDatabase)
+      return { ok: false, error: 'This server was not started by orgraph serve, so it cannot seed.' };
     return this.inTurn(socket, 'a seed', async () => {
-      const { seedDatabase } = await import('../../seeds/seed-database.ts');
       const report = await seedDatabase(this.handle, {
         scale,
         reset: request.reset === true,

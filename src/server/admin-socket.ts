@@ -7,7 +7,7 @@ import type { DatabaseHandle } from '../db/database.ts';
 import { logger } from '../http/observability/logger.ts';
 import { readMessages, sendMessage } from './admin-messages.ts';
 import { type AdminRequest, type AdminResponse, adminSocketPath } from './admin-protocol.ts';
-import { RecordsCommands } from './admin-records.ts';
+import { RecordsCommands, type SeedRunner } from './admin-records.ts';
 import { answerResolve } from './admin-resolve.ts';
 
 /** How long a connection may stay silent before its first message. */
@@ -101,13 +101,14 @@ export async function openAdminSocket(
   dataDir: string,
   handle: DatabaseHandle,
   plans: ReadonlyMap<string, Plan>,
+  seed?: SeedRunner,
 ): Promise<{ path: string; close(): Promise<void> }> {
   const path = adminSocketPath(dataDir);
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   await chmod(dirname(path), 0o700);
   // A socket file left by a process that was killed: the store's lock is ours, so nobody else listens on it.
   await rm(path, { force: true });
-  const records = new RecordsCommands(handle);
+  const records = new RecordsCommands(handle, seed);
   const connections = new Set<Socket>();
   const server: Server = createServer((socket) => {
     connections.add(socket);

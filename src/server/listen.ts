@@ -17,6 +17,7 @@ import { instrumentDatabase } from '../http/observability/metrics.ts';
 import { observeReadRouting } from '../http/observability/read-replica.ts';
 import { type AppServices, createClosing } from '../http/services.ts';
 import { startWebhookWorker } from '../rest/webhook-worker.ts';
+import type { SeedRunner } from './admin-records.ts';
 import { openAdminSocket } from './admin-socket.ts';
 import { createApp } from './app.ts';
 import { trackConnections } from './graceful-close.ts';
@@ -31,7 +32,7 @@ export interface RunningServer {
 /** Opens the database, migrates it, and serves on HOST:PORT. */
 export async function startServer(
   config: Config,
-  options: { beforeListen?: (services: AppServices) => Promise<void> } = {},
+  options: { beforeListen?: (services: AppServices) => Promise<void>; seed?: SeedRunner } = {},
 ): Promise<RunningServer> {
   useLogger(createLogger({ level: config.logLevel }));
   const plans = loadPlans(config.plansFile);
@@ -83,7 +84,9 @@ export async function startServer(
   const address = server.address() as AddressInfo;
   // The embedded store admits this process only: the CLI asks it over a socket only its user can open.
   const adminSocket =
-    handle.driver.kind === 'pglite' ? await openAdminSocket(handle.driver.dataDir, handle, plans) : undefined;
+    handle.driver.kind === 'pglite'
+      ? await openAdminSocket(handle.driver.dataDir, handle, plans, options.seed)
+      : undefined;
 
   const reconcileActivity = activityReconciler(handle.db);
   const refresher =
