@@ -96,12 +96,21 @@ export function readRows(text: string, format: 'csv' | 'ndjson'): { columns: str
   return { columns: [], rows };
 }
 
-/** A row's input fields, values as text; empty cells and other columns left out. */
-export function inputOf(kind: Kind, row: Row): Input {
+/** A row's input fields, values as text; empty cells and other columns left out. `position` counts from 1. */
+export function inputOf(kind: Kind, row: Row, position: number): Input {
+  const clash = addedColumns.find((column) => column in row);
+  if (clash)
+    throw new Error(
+      `Row ${position} has a column ${clash} already, which the answer would overwrite: rename it.`,
+    );
   const input: Input = {};
   for (const [column, field] of Object.entries(inputColumns[kind])) {
     const value = row[column];
     if (value === undefined || value === null) continue;
+    if (typeof value !== 'string' && typeof value !== 'number')
+      throw new Error(
+        `Row ${position}: ${column} must be text, not ${Array.isArray(value) ? 'a list' : typeof value}.`,
+      );
     const text = String(value).trim();
     if (text !== '') input[field] = text;
   }
@@ -162,6 +171,8 @@ export async function resolveFile(
   const format = formatOf(file);
   const kind: Kind = options.profiles ? 'profiles' : 'organisations';
   const { columns, rows } = readRows(await readFile(file, 'utf8'), format);
+  // Every row is read before the first call, so that a bad row stops the command before any work.
+  const inputs = rows.map((row, index) => inputOf(kind, row, index + 1));
   const bar = process.stderr.isTTY
     ? new cliProgress.SingleBar(
         { stream: process.stderr, format: ' resolving {bar} {value}/{total} rows · {eta_formatted} left' },
@@ -172,10 +183,10 @@ export async function resolveFile(
   const answers: ResolveRow[] = [];
   try {
     for (let start = 0; start < rows.length; start += maxResolveInputs) {
-      const inputs = rows.slice(start, start + maxResolveInputs).map((row) => inputOf(kind, row));
-      const resolved = await resolver(kind, inputs, options);
-      if (resolved.length !== inputs.length)
-        throw new Error(`A call of ${inputs.length} rows was answered with ${resolved.length}.`);
+      const call = inputs.slice(start, start + maxResolveInputs);
+      const resolved = await resolver(kind, call, options);
+      if (resolved.length !== call.length)
+        throw new Error(`A call of ${call.length} rows was answered with ${resolved.length}.`);
       answers.push(...resolved);
       bar?.update(answers.length);
     }
