@@ -1549,7 +1549,7 @@ export interface operations {
     listSuggestions: {
         parameters: {
             query: {
-                /** @description A name or phrase, 1 to 200 characters after trimming; matches a substring, in any case. */
+                /** @description A name or phrase, 1 to 200 characters after trimming; matches a substring, in any case; no NUL. */
                 query: string;
                 /** @description 1-based page, at most 1000000; a page past the last is answered with an empty `success` list and the paging object of that page. */
                 page?: number;
@@ -1664,7 +1664,7 @@ export interface operations {
     listOrganisations: {
         parameters: {
             query?: {
-                /** @description Substring of the name, any case; `%`, `_` and `\` match themselves. */
+                /** @description Substring of the name, any case; `%`, `_` and `\` match themselves; no NUL. */
                 name?: string;
                 /** @description Only value `true`: search every organisation, not only those with recorded activity (an index refreshed periodically); also lowers the default `min_confidence` to 0. Set it for name lookups. */
                 show_empty?: "true";
@@ -2172,7 +2172,7 @@ export interface operations {
     listProfiles: {
         parameters: {
             query?: {
-                /** @description Case-insensitive substring of the person's full name, taken literally. */
+                /** @description Case-insensitive substring of the person's full name, taken literally; no NUL. */
                 search?: string;
                 /** @description People with any role, current or past, at this organisation. */
                 organisationReference?: string;

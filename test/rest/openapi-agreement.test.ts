@@ -230,3 +230,17 @@ describe('a feed cursor', () => {
     expect((await app.request(`/v1/searches/${queryId}/feed?after=${'0'.repeat(200)}`)).status).toBe(422);
   });
 });
+
+describe('text filters', () => {
+  it('declare that NUL is refused, as the server refuses it', async () => {
+    for (const [name, path] of [
+      ['name', '/v1/organisations'],
+      ['search', '/v1/profiles'],
+      ['query', '/v1/search/suggestions'],
+    ] as const) {
+      const [parameter] = parameters(name).filter((found) => found.path === path);
+      expect(new RegExp(parameter!.schema.pattern).test('a\u0000b'), name).toBe(false);
+      expect((await app.request(`${path}?${name}=a%00b`)).status, name).toBe(422);
+    }
+  });
+});

@@ -87,7 +87,8 @@ const listQuery = z.object({
     .optional()
     .openapi({
       param: { name: 'name', in: 'query' },
-      description: 'Substring of the name, any case; `%`, `_` and `\\` match themselves.',
+      description: 'Substring of the name, any case; `%`, `_` and `\\` match themselves; no NUL.',
+      pattern: '^[^\\x00]*$',
     }),
   show_empty: enumQuery(
     'show_empty',

@@ -35,11 +35,10 @@ const listProfilesRoute = createRoute({
   middleware: [covers('people')] as const,
   request: {
     query: z.object({
-      search: z
-        .string()
-        .max(200, { error: 'must be at most 200 characters long' })
-        .optional()
-        .openapi({ description: "Case-insensitive substring of the person's full name, taken literally." }),
+      search: z.string().max(200, { error: 'must be at most 200 characters long' }).optional().openapi({
+        description: "Case-insensitive substring of the person's full name, taken literally; no NUL.",
+        pattern: '^[^\\x00]*$',
+      }),
       organisationReference: referenceParam(
         'organisationReference',
         'People with any role, current or past, at this organisation.',

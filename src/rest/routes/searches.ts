@@ -102,7 +102,9 @@ const suggestionsQuery = z.object({
     .max(maxSuggestionQueryLength, `must be at most ${maxSuggestionQueryLength} characters long`)
     .openapi({
       param: { name: 'query', in: 'query' },
-      description: 'A name or phrase, 1 to 200 characters after trimming; matches a substring, in any case.',
+      description:
+        'A name or phrase, 1 to 200 characters after trimming; matches a substring, in any case; no NUL.',
+      pattern: '^[^\\x00]*$',
       example: 'capital',
     }),
   ...pagingQuery(maxLimit),
