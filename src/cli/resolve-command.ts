@@ -266,11 +266,16 @@ export function registerResolveCommand(program: Command, stores: CommandStores):
         );
         return;
       }
-      await resolveFile(file, options, async (_kind, inputs) => {
-        const server = opened ?? (await stores.runningServer(request));
-        opened = null;
-        if (!server) throw new Error('The running orgraph server stopped before the file was resolved.');
-        return resolveThroughServer(server.conversation, inputs);
-      });
+      try {
+        await resolveFile(file, options, async (_kind, inputs) => {
+          const server = opened ?? (await stores.runningServer(request));
+          opened = null;
+          if (!server) throw new Error('The running orgraph server stopped before the file was resolved.');
+          return resolveThroughServer(server.conversation, inputs);
+        });
+      } finally {
+        // A file without rows never used the connection opened to find the server.
+        opened?.conversation.socket.destroy();
+      }
     });
 }

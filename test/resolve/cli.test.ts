@@ -51,7 +51,12 @@ function run(args: string[], store: NodeJS.ProcessEnv = env) {
     execFile(
       process.execPath,
       [cliPath, ...args],
-      { cwd: root, env: { ...process.env, LOG_LEVEL: 'warn', ...store }, maxBuffer: 16 * 1024 * 1024 },
+      {
+        cwd: root,
+        env: { ...process.env, LOG_LEVEL: 'warn', ...store },
+        maxBuffer: 16 * 1024 * 1024,
+        timeout: 180_000,
+      },
       (error, stdout, stderr) => resolve({ stdout, stderr, code: error ? Number(error.code ?? 1) : 0 }),
     );
   });
@@ -118,6 +123,11 @@ describe('orgraph resolve', () => {
         ['c', northwind, 'matched'],
       ]);
       expect(lines[1].tags).toEqual(['x']);
+
+      // A file of no rows ends at once, leaving no connection to the server open.
+      await writeFile(join(root, 'empty.csv'), 'id,name\n');
+      const empty = await run(['resolve', 'empty.csv']);
+      expect([empty.code, empty.stdout]).toEqual([0, 'id,name,reference,status,score,matched_on\n']);
 
       const missing = await run(['resolve', 'missing.csv']);
       expect([missing.code, missing.stderr]).toEqual([1, 'The file missing.csv does not exist.\n']);
