@@ -9,6 +9,7 @@ import type { AdminRequest, AdminResponse, AdminTokenRow } from '../server/admin
 import { askRunningServer, converseWithRunningServer } from './admin-client.ts';
 import { type CommandStores, registerImportCommands } from './import-commands.ts';
 import { seedThroughServer } from './records-through-server.ts';
+import { registerResolveCommand } from './resolve-command.ts';
 
 // The server (GraphQL schema, Yoga, the HTTP stack) and the token store load only in the commands that use them,
 // so that `import`, `export`, `seed` and `migrate` run without their memory (bench/NOTES.md 38, 60).
@@ -179,6 +180,7 @@ program
   });
 
 registerImportCommands(program, { withDatabase, runningServer });
+registerResolveCommand(program, { withDatabase, runningServer });
 
 const token = program.command('token').description('Manage API tokens');
 token

@@ -14,7 +14,16 @@ export type AdminRequest =
   | AdminImportRequest
   | { command: 'import-source'; key: string }
   | { command: 'export'; types: string[] }
-  | { command: 'seed'; scale: number; reset: boolean };
+  | { command: 'seed'; scale: number; reset: boolean }
+  | AdminResolveRequest;
+
+/** One call of `orgraph resolve`: the inputs follow as a JSON payload, the rows come back as one (admin-resolve.ts). */
+export interface AdminResolveRequest {
+  command: 'resolve';
+  kind: 'organisations' | 'profiles';
+  minScore: number;
+  maxCandidates: number;
+}
 
 /**
  * An import. The server asks for each file with `{ open: { source, key } }` when the import reads it (perhaps twice),
@@ -49,6 +58,7 @@ export type AdminResponse =
   | { ok: true; summary: ImportSummary }
   | { ok: true; exported: Record<string, number> }
   | { ok: true; report: { rows: Record<string, number>; seconds: number } }
+  | { ok: true; resolved: number }
   | { ok: false; error: string };
 
 /** The socket of the server running on the embedded store in `dataDir`. */

@@ -8,6 +8,7 @@ import { logger } from '../http/observability/logger.ts';
 import { readMessages, sendMessage } from './admin-messages.ts';
 import { type AdminRequest, type AdminResponse, adminSocketPath } from './admin-protocol.ts';
 import { RecordsCommands, type SeedRunner } from './admin-records.ts';
+import { answerResolve } from './admin-resolve.ts';
 
 /** How long a connection may stay silent before its first message. */
 const firstMessageMs = 10_000;
@@ -76,6 +77,9 @@ async function converse(
         break;
       case 'seed':
         response = await records.seed(socket, request);
+        break;
+      case 'resolve':
+        response = await answerResolve(socket, messages, handle, request);
         break;
       default:
         response = await answerTokenCommand(handle, plans, request);
