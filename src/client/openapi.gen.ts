@@ -1549,7 +1549,7 @@ export interface operations {
     listSuggestions: {
         parameters: {
             query: {
-                /** @description A name or phrase, 1 to 200 characters after trimming; matches a substring, in any case; no NUL. */
+                /** @description A name or phrase, 1 to 200 characters after trimming (so not only spaces); matches a substring, in any case; no NUL. */
                 query: string;
                 /** @description 1-based page, at most 1000000; a page past the last is answered with an empty `success` list and the paging object of that page. */
                 page?: number;

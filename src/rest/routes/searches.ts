@@ -103,8 +103,8 @@ const suggestionsQuery = z.object({
     .openapi({
       param: { name: 'query', in: 'query' },
       description:
-        'A name or phrase, 1 to 200 characters after trimming; matches a substring, in any case; no NUL.',
-      pattern: '^[^\\x00]*$',
+        'A name or phrase, 1 to 200 characters after trimming (so not only spaces); matches a substring, in any case; no NUL.',
+      pattern: '^[^\\x00]*[^\\s\\x00][^\\x00]*$',
       example: 'capital',
     }),
   ...pagingQuery(maxLimit),

@@ -34,7 +34,8 @@ const text = (description: string, example?: string) =>
     .string()
     .max(1000)
     .nullish()
-    .openapi({ description, ...(example ? { example } : {}) });
+    // NUL cannot be stored or matched: the domain refuses it with 422 naming the input (domain/storable-text.ts).
+    .openapi({ description, pattern: '^[^\\x00]*$', ...(example ? { example } : {}) });
 
 export const organisationInputSchema = z
   .strictObject({
