@@ -35,6 +35,8 @@ export interface Labelled<Input> {
   /** The record the input is, or null when it has none. */
   expected: string | null;
   perturbation: string;
+  /** The record's name (or alias) the input's name was written from, when it has one. */
+  from?: string;
 }
 
 const legalForms = [
@@ -103,7 +105,11 @@ function withoutLegalForm(name: string): string {
 }
 
 /** The organisation's name as a list would write it, by one of the ways names drift. */
-function nameVariant(random: Random, sample: OrganisationSample): { name: string; how: string } {
+function nameVariant(random: Random, sample: OrganisationSample): { name: string; how: string; from: string } {
+  return { from: sample.name, ...drift(random, sample) };
+}
+
+function drift(random: Random, sample: OrganisationSample): { name: string; how: string; from?: string } {
   const { name } = sample;
   switch (random.int(0, 6)) {
     case 0:
@@ -137,7 +143,7 @@ function nameVariant(random: Random, sample: OrganisationSample): { name: string
     default: {
       if (sample.aliases.length === 0) return { name: typo(random, name), how: 'typo' };
       const alias = random.pick(sample.aliases);
-      return { name: alias.name, how: alias.former ? 'former name' : 'alias' };
+      return { name: alias.name, how: alias.former ? 'former name' : 'alias', from: alias.name };
     }
   }
 }
@@ -174,6 +180,7 @@ export function organisationInput(random: Random, sample: OrganisationSample): L
           : { name: variant.name, website: website(random, domain), country },
       expected: sample.reference,
       perturbation: kind === 'website' ? 'website only' : `website and name (${variant.how})`,
+      from: kind === 'website' ? undefined : variant.from,
     };
   }
   if (kind === 'ticker') {
@@ -191,6 +198,7 @@ export function organisationInput(random: Random, sample: OrganisationSample): L
       },
       expected: sample.reference,
       perturbation: 'ticker',
+      from: sample.name,
     };
   }
   const variant = nameVariant(random, sample);
@@ -200,12 +208,14 @@ export function organisationInput(random: Random, sample: OrganisationSample): L
       input: { name: variant.name, country: wrong },
       expected: sample.reference,
       perturbation: `wrong country (${variant.how})`,
+      from: variant.from,
     };
   }
   return {
     input: { name: variant.name, country, city },
     expected: sample.reference,
     perturbation: variant.how,
+    from: variant.from,
   };
 }
 
@@ -275,6 +285,7 @@ export function profileInput(random: Random, sample: ProfileSample): Labelled<Pr
       },
       expected: sample.reference,
       perturbation: 'e-mail',
+      from: sample.fullName,
     };
   }
   if (kind === 'first and last')
@@ -282,6 +293,7 @@ export function profileInput(random: Random, sample: ProfileSample): Labelled<Pr
       input: { firstName: sample.firstName, lastName: sample.lastName, organisation },
       expected: sample.reference,
       perturbation: 'first and last name',
+      from: sample.fullName,
     };
   const drift = random.int(0, 3);
   const name =
@@ -296,6 +308,7 @@ export function profileInput(random: Random, sample: ProfileSample): Labelled<Pr
     input: { name, organisation, title: sample.title && random.chance(0.3) ? sample.title : undefined },
     expected: sample.reference,
     perturbation: ['exact name', 'typo', 'last, first', 'accents and case'][drift]!,
+    from: sample.fullName,
   };
 }
 
