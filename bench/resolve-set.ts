@@ -105,7 +105,10 @@ function withoutLegalForm(name: string): string {
 }
 
 /** The organisation's name as a list would write it, by one of the ways names drift. */
-function nameVariant(random: Random, sample: OrganisationSample): { name: string; how: string; from: string } {
+function nameVariant(
+  random: Random,
+  sample: OrganisationSample,
+): { name: string; how: string; from: string } {
   return { from: sample.name, ...drift(random, sample) };
 }
 

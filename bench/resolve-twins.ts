@@ -1,7 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { distance } from 'fastest-levenshtein';
 import { type Database, queryRows } from '../src/db/database.ts';
-import { hostOf, linkedinHandle, organisationKey, parseTicker, personKey } from '../src/domain/resolve/normalise.ts';
+import {
+  hostOf,
+  linkedinHandle,
+  organisationKey,
+  parseTicker,
+  personKey,
+} from '../src/domain/resolve/normalise.ts';
 import type { OrganisationInput, ProfileInput } from '../src/domain/resolve/types.ts';
 import type { Labelled } from './resolve-set.ts';
 
@@ -36,7 +42,12 @@ export async function organisationTwins(db: Database): Promise<Twins<Organisatio
   const byHost = new Map<string, string[]>();
   const byTicker = new Map<string, string[]>();
   const place = new Map<string, { country: string | null; city: string | null }>();
-  const records = await queryRows<{ reference: string; name: string; country: string | null; city: string | null }>(
+  const records = await queryRows<{
+    reference: string;
+    name: string;
+    country: string | null;
+    city: string | null;
+  }>(
     db,
     sql`select o.reference::text, o.name, ad.country, ad.city from organisations o
       left join organisation_addresses ad on ad.organisation_reference = o.reference and ad.kind = 'company'`,
@@ -66,7 +77,8 @@ export async function organisationTwins(db: Database): Promise<Twins<Organisatio
       return set.map(({ input, expected, from }) => {
         if (expected === null) return false;
         let fits: Set<string> | null = null;
-        if (input.name && from) fits = narrow(fits, [...new Set(byName.get(sortedKey(organisationKey(from))))]);
+        if (input.name && from)
+          fits = narrow(fits, [...new Set(byName.get(sortedKey(organisationKey(from))))]);
         const host = input.domain ?? input.website;
         if (host) fits = narrow(fits, byHost.get(hostOf(host) ?? ''));
         if (input.ticker) fits = narrow(fits, byTicker.get(parseTicker(input.ticker)?.symbol ?? ''));
@@ -75,7 +87,8 @@ export async function organisationTwins(db: Database): Promise<Twins<Organisatio
         const others = [...fits].filter((reference) => {
           if (reference === expected) return false;
           const theirs = place.get(reference);
-          if (input.country && input.country === own?.country && theirs?.country !== own.country) return false;
+          if (input.country && input.country === own?.country && theirs?.country !== own.country)
+            return false;
           if (input.city && input.city === own?.city && theirs?.city !== own.city) return false;
           return true;
         });
@@ -115,7 +128,14 @@ export async function profileTwins(db: Database): Promise<Twins<ProfileInput>> {
         return fits ? [...fits].filter((reference) => reference !== expected) : [];
       });
       // An organisation or title in the input tells two people of one name apart when their current roles differ.
-      const asked = [...new Set(fitting.flat().concat(set.map((item) => item.expected ?? '')).filter(Boolean))];
+      const asked = [
+        ...new Set(
+          fitting
+            .flat()
+            .concat(set.map((item) => item.expected ?? ''))
+            .filter(Boolean),
+        ),
+      ];
       const roles = await queryRows<{ reference: string; organisation: string | null; title: string }>(
         db,
         sql`select x.profile_reference::text as reference, o.name as organisation, x.occupation_title as title
@@ -133,7 +153,10 @@ export async function profileTwins(db: Database): Promise<Twins<ProfileInput>> {
       return set.map(({ input }, index) =>
         fitting[index]!.some((reference) => {
           const theirs = current.get(reference);
-          if (input.organisation && !theirs?.organisations.has(sortedKey(organisationKey(input.organisation))))
+          if (
+            input.organisation &&
+            !theirs?.organisations.has(sortedKey(organisationKey(input.organisation)))
+          )
             return false;
           if (input.title && !theirs?.titles.has(personKey(input.title))) return false;
           return true;

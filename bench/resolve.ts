@@ -13,7 +13,7 @@ import { createToken } from '../src/auth/tokens.ts';
 import { queryRows } from '../src/db/database.ts';
 import { parseJson } from '../src/db/json-rows.ts';
 import { matchThreshold, resolveOrganisations, resolveProfiles } from '../src/domain/resolve/index.ts';
-import { organisationKey, personKey } from '../src/domain/resolve/normalise.ts';
+import { organisationKey } from '../src/domain/resolve/normalise.ts';
 import type { OrganisationInput, ProfileInput, ResolveRow } from '../src/domain/resolve/types.ts';
 import { benchPlansFile, ensureDataset } from './dataset.ts';
 import { defaultDatabaseUrl } from './options.ts';
@@ -27,8 +27,8 @@ import {
   type ProfileSample,
   profileInput,
 } from './resolve-set.ts';
-import { unusedStem } from './results-file.ts';
 import { nearPersonNames, organisationTwins, profileTwins } from './resolve-twins.ts';
+import { unusedStem } from './results-file.ts';
 import { openInProcessApp } from './statements.ts';
 
 const sortedKey = (key: string) => key.split(' ').sort().join(' ');
@@ -358,8 +358,7 @@ export async function runResolveBench(argv: string[]): Promise<void> {
         size,
         0.2,
         profileInput,
-        (random: Random) =>
-          missingProfileInput(random, profileSamples, nearPerson),
+        (random: Random) => missingProfileInput(random, profileSamples, nearPerson),
       );
       const profileRows = await inBatches(
         profileSet.map((item) => item.input),

@@ -8,19 +8,44 @@ const perLookup = 8;
 /** Written into the text: a limit sent as a parameter left the planner without it. */
 const lookupLimit = sql.raw(String(perLookup));
 
-/** Inputs per statement of the trigram lookup, which costs up to tens of milliseconds an input (bench/NOTES.md 67). */
-const fuzzyChunk = 50;
-
 /**
- * The least trigram similarity of a name the lookup considers: pg_trgm's 0.3 let a fund's name recheck thousands of
- * names sharing "fund" and "opportunities", and a typo in a name of two words still scores above this.
+ * The least trigram similarity of a person's full name the people's lookup considers: pg_trgm's 0.3 rechecked
+ * thousands of names, and a typo in a name of two words still scores above this.
  */
 const fuzzyThreshold = 0.45;
 
+/** Inputs per statement of the close-name lookups. */
+const fuzzyChunk = 50;
+
 /**
- * Every input's candidates: records whose name or alias has the input name's key, whose domain is the input's host
+ * The close-name lookup of organisations reads a bounded number of names per input, however many organisations
+ * there are: `neighbours` each side of the input's key in key order, for each of up to `rotations` orders of its
+ * words (a typo or a legal form past a name's start leaves it next to its record), and for each of its `rarePieces`
+ * rarest pieces of four to six letters (counted in migration 0022's fragments), the names holding it among the first
+ * `walked` of its first three letters' list (migration 0028; a typo near a name's start leaves its other words' pieces),
+ * of which the `perPiece` most alike go on; of all these, those whose key is alike by trigrams.
+ */
+const neighbours = 6;
+const rotations = 4;
+const rarePieces = 4;
+const walked = 2000;
+const perPiece = 8;
+/** pg_trgm's own threshold: a name further off is no record the input could mean. */
+const leastSimilarity = 0.3;
+
+/** The input key's words in each order that starts at one of them: `yost grotke hickle` finds `grotke hickle yost`. */
+function rotationsOf(key: string): string[] {
+  const words = key.split(' ');
+  return words
+    .slice(0, rotations)
+    .map((_, index) => [...words.slice(index), ...words.slice(0, index)].join(' '));
+}
+
+/**
+ * Every input's candidates: records whose name or alias has the input name's key in one of its orders (`Bernard et
+ * Thomas` is also `Thomas et Bernard`'s), whose domain is the input's host
  * or whose ticker is its symbol, all in one statement (index probes of migrations 0029 and 0030); then, for the names
- * none of these found, the names closest by trigrams on the stored key, fifty inputs a statement.
+ * none of these found, the close names of a bounded lookup, fifty inputs a statement.
  */
 export async function findOrganisationCandidates(
   db: Database,
@@ -38,15 +63,20 @@ export async function findOrganisationCandidates(
     sql`with input as materialized (
       select i.p, orgraph_organisation_key(i.n) as key, i.h, i.t
         from jsonb_to_recordset(${JSON.stringify(inputs)}::jsonb) as i(p int, n text, h text, t text)
+    ), rotated as (
+      select i.p, array_to_string(w.w[s:] || w.w[:s - 1], ' ') as key
+        from input i cross join lateral string_to_array(i.key, ' ') as w(w)
+        cross join lateral generate_series(1, least(${sql.raw(String(rotations))}, cardinality(w.w))) as s
+        where i.key <> ''
     ), found as (
-      select i.p, c.reference from input i cross join lateral (
-        select n.reference from organisation_names n where n.match_key = i.key limit ${lookupLimit}
-      ) c where i.key <> ''
+      select r.p, c.reference from rotated r cross join lateral (
+        select n.reference from organisation_names n where n.match_key = r.key limit ${lookupLimit}
+      ) c
       union
-      select i.p, c.reference from input i cross join lateral (
+      select r.p, c.reference from rotated r cross join lateral (
         select a.organisation_reference as reference from organisation_aliases a
-          where orgraph_organisation_key(a.name) = i.key limit ${lookupLimit}
-      ) c where i.key <> ''
+          where orgraph_organisation_key(a.name) = r.key limit ${lookupLimit}
+      ) c
       union
       select i.p, c.reference from input i cross join lateral (
         select d.organisation_reference as reference from organisation_domains d where lower(d.domain) = i.h
@@ -64,18 +94,57 @@ export async function findOrganisationCandidates(
   );
   const found = groupByInput(rows.filter((row) => row.reference !== null));
   const unfound = rows.flatMap((row) =>
-    row.reference === null && row.key ? [{ p: Number(row.p), t: row.key }] : [],
+    row.reference === null && row.key
+      ? [
+          {
+            p: Number(row.p),
+            t: queries[Number(row.p)]!.name!.input.toLowerCase(),
+            k: row.key,
+            r: rotationsOf(row.key),
+          },
+        ]
+      : [],
   );
   return addCloseNames(
     db,
     found,
     unfound,
     (inputs) =>
-      sql`select i.p, c.reference::text
-      from jsonb_to_recordset(${inputs}::jsonb) as i(p int, t text)
-      cross join lateral (
-        select n.reference from organisation_names n where n.match_key % i.t
-          order by similarity(n.match_key, i.t) desc, n.reference limit ${lookupLimit}
+      sql`with input as materialized (
+        select i.p, i.t, i.k, i.r from jsonb_to_recordset(${inputs}::jsonb) as i(p int, t text, k text, r jsonb)
+      ), near as (
+        select i.p, c.reference from input i cross join lateral jsonb_array_elements_text(i.r) as r(k)
+        cross join lateral (
+          (select n.reference from organisation_names n where n.match_key >= r.k
+            order by n.match_key limit ${sql.raw(String(neighbours))})
+          union all
+          (select n.reference from organisation_names n where n.match_key < r.k
+            order by n.match_key desc limit ${sql.raw(String(neighbours))})
+        ) c
+      ), piece as (
+        select g.p, g.f, row_number() over (partition by g.p order by sum(x.organisations), g.f) as rank
+          from (
+            select distinct i.p, substr(i.t, s, l) as f
+              from input i, generate_series(4, 6) as l, generate_series(1, char_length(i.t) - l + 1) as s
+          ) g
+          join organisation_name_fragments x on x.fragment = g.f
+          where g.f ~ '^[[:alnum:]]+$' group by g.p, g.f
+      ), rare as (
+        select g.p, b.reference from piece g cross join lateral (
+          select w.reference from (
+            select t.reference, t.name from organisation_name_trigrams t where t.trigram = substr(g.f, 1, 3)
+              limit ${sql.raw(String(walked))}
+          ) w where strpos(lower(w.name), g.f) > 0
+            order by similarity(lower(w.name), (select i.t from input i where i.p = g.p)) desc
+            limit ${sql.raw(String(perPiece))}
+        ) b where g.rank <= ${sql.raw(String(rarePieces))}
+      )
+      select i.p, c.reference::text from input i cross join lateral (
+        select n.reference from organisation_names n
+          where n.reference = any(array(select reference from near where p = i.p
+            union select reference from rare where p = i.p))
+            and similarity(n.match_key, i.k) >= ${sql.raw(String(leastSimilarity))}
+          order by similarity(n.match_key, i.k) desc, n.reference limit ${lookupLimit}
       ) c`,
   );
 }
@@ -225,8 +294,9 @@ export async function readProfileDetails(
 }
 
 /**
- * The names no exact lookup found, `fuzzyChunk` inputs a statement: the trigram lookup's closest records, above
- * `fuzzyThreshold` (set in the statement's own transaction, so that it holds through a transaction pooler).
+ * The names no exact lookup found, `fuzzyChunk` inputs a statement: the closest records, with the settings the
+ * lookups need in the statement's own transaction, so that they hold through a transaction pooler: people's trigram
+ * threshold, and no JIT, whose compiling cost a call about a second for statements that read little.
  */
 async function addCloseNames(
   db: Database,
@@ -238,6 +308,7 @@ async function addCloseNames(
     const chunk = JSON.stringify(unfound.slice(start, start + fuzzyChunk));
     const close = await db.transaction(async (tx) => {
       await tx.execute(sql.raw(`set local pg_trgm.similarity_threshold = ${fuzzyThreshold}`));
+      await tx.execute(sql.raw('set local jit = off'));
       return queryRows<{ p: number; reference: string }>(tx as unknown as Database, lookup(chunk));
     });
     for (const [position, references] of groupByInput(close)) found.set(position, references);
