@@ -7,15 +7,16 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
+import postgres from 'postgres';
 import type { Random } from '../seeds/random.ts';
 import { loadPlans } from '../src/auth/plans.ts';
 import { createToken } from '../src/auth/tokens.ts';
-import { queryRows } from '../src/db/database.ts';
+import { databaseOver, queryRows } from '../src/db/database.ts';
 import { parseJson } from '../src/db/json-rows.ts';
 import { matchThreshold, resolveOrganisations, resolveProfiles } from '../src/domain/resolve/index.ts';
 import { organisationKey } from '../src/domain/resolve/normalise.ts';
 import type { OrganisationInput, ProfileInput, ResolveRow } from '../src/domain/resolve/types.ts';
-import { benchPlansFile, ensureDataset } from './dataset.ts';
+import { benchPlansFile, databaseUrlFor, ensureDataset } from './dataset.ts';
 import { defaultDatabaseUrl } from './options.ts';
 import {
   type Labelled,
@@ -294,11 +295,18 @@ export async function runResolveBench(argv: string[]): Promise<void> {
       rounds: { type: 'string', default: '20' },
       out: { type: 'string', default: 'bench/runs' },
       'skip-speed': { type: 'boolean', default: false },
+      /**
+       * `10,100`: only the speed of 100-row calls on two seeded scales, alternated call by call in this process, so
+       * that both see the same load; a scale not yet seeded is refused, never seeded here.
+       */
+      growth: { type: 'string' },
       /** Write each seed's rows that are not right (a record missed or the wrong one matched) as NDJSON here. */
       misses: { type: 'string' },
     },
     strict: true,
   });
+  if (values.growth)
+    return runGrowth(values.growth.split(',').map(Number), Number(values.rounds), values.out);
   const scale = Number(values.scale);
   const seeds = values.seeds.split(',').map(Number);
   const size = Number(values.size);
@@ -318,17 +326,21 @@ export async function runResolveBench(argv: string[]): Promise<void> {
       `Match threshold ${matchThreshold}; seed ${seeds[0]} is the one the weights and threshold were fitted on.`,
     '',
   ];
+  // The whole-table reads of the labels go through a plain connection: the app's guarded pool takes a read that is
+  // silent for seconds on a loaded machine for a lost server and replaces its connections under it.
+  const plain = postgres(dataset.databaseUrl, { max: 1, onnotice: () => {} });
+  const labels = databaseOver(plain);
   try {
     const names = await queryRows<{ name: string }>(
-      app.db,
+      labels,
       sql`select name from organisations union all select name from organisation_aliases`,
     );
     const takenOrganisation = new Set(names.map((row) => sortedKey(organisationKey(row.name))));
-    const people = await queryRows<{ name: string }>(app.db, sql`select full_name as name from profiles`);
+    const people = await queryRows<{ name: string }>(labels, sql`select full_name as name from profiles`);
     // A made-up name one typo from a real person's is drawn again, as an exact one is (bench/NOTES.md 69).
     const nearPerson = nearPersonNames(people.map((row) => row.name));
-    const organisationTwinsOf = await organisationTwins(app.db);
-    const profileTwinsOf = await profileTwins(app.db);
+    const organisationTwinsOf = await organisationTwins(labels);
+    const profileTwinsOf = await profileTwins(labels);
 
     const organisationQualities: Quality[] = [];
     const profileQualities: Quality[] = [];
@@ -433,6 +445,7 @@ export async function runResolveBench(argv: string[]): Promise<void> {
     console.log(report.slice(-4).join('\n'));
   } finally {
     await app.close();
+    await plain.end();
     await mkdir(values.out, { recursive: true });
     const stem = await unusedStem(
       values.out,
@@ -443,4 +456,97 @@ export async function runResolveBench(argv: string[]): Promise<void> {
     await writeFile(file, `${report.join('\n')}\n`);
     console.log(`wrote ${file}`);
   }
+}
+
+/** A seeded bench database's URL and size; throws when the scale was never seeded, rather than seeding it. */
+async function seededDataset(scale: number): Promise<{ url: string; organisations: number }> {
+  const url = databaseUrlFor(process.env.DATABASE_URL || defaultDatabaseUrl, scale);
+  const client = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const [row] = await client<
+      { organisations: number }[]
+    >`select organisations from bench_dataset where scale = ${scale}`;
+    if (!row) throw new Error(`scale ${scale} is not seeded (${url}); run the bench at that scale first`);
+    return { url, organisations: row.organisations };
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * The p50 of a 100-row call at each scale, the calls alternated between the scales so that the machine's load falls
+ * on both alike; each scale's inputs are seed 1's labelled set drawn from its own records.
+ */
+async function runGrowth(scales: number[], rounds: number, out: string): Promise<void> {
+  const sides = [];
+  for (const scale of scales) {
+    const dataset = await seededDataset(scale);
+    let token = '';
+    const app = await openInProcessApp(dataset.url, () => token);
+    token = (
+      await createToken(app.db, loadPlans(benchPlansFile), { plan: 'enterprise', label: 'bench resolve' })
+    ).token;
+    const samples = await sampleOrganisations(app.db, 1, 2000);
+    const set = labelledSet<OrganisationSample, OrganisationInput>(
+      1,
+      samples,
+      2000,
+      0.2,
+      organisationInput,
+      (random) => missingOrganisationInput(random, samples, () => false),
+    );
+    sides.push({ scale, organisations: dataset.organisations, app, set, times: [] as number[] });
+  }
+  try {
+    const count = Math.min(Math.max(rounds, 1), 200) * 5;
+    for (let round = -1; round < count; round += 1) {
+      for (const side of sides) {
+        const inputs = Array.from(
+          { length: 100 },
+          (_, index) => side.set[(Math.max(round, 0) * 101 + index) % side.set.length]!.input,
+        );
+        const started = performance.now();
+        const response = await side.app.fetch({
+          method: 'POST',
+          path: '/v1/resolve/organisations',
+          body: JSON.stringify({ inputs }),
+        });
+        if (response.status !== 200)
+          throw new Error(`resolve answered ${response.status}: ${await response.text()}`);
+        await response.arrayBuffer();
+        // The first round warms each side's caches and is not counted.
+        if (round >= 0) side.times.push(performance.now() - started);
+      }
+    }
+  } finally {
+    for (const side of sides) await side.app.close();
+  }
+  const p50 = sides.map((side) =>
+    quantile(
+      [...side.times].sort((a, b) => a - b),
+      0.5,
+    ),
+  );
+  const lines = [
+    `# Resolve: a 100-row call at scales ${scales.join(' and ')}`,
+    '',
+    `${new Date().toISOString()}, \`npm run bench -- --resolve --growth ${scales.join(',')} --rounds ${rounds}\`, calls alternated between the scales, load average ${loadavg()[0]!.toFixed(1)}.`,
+    '',
+    '| scale | organisations | calls | p50 | p99 |',
+    '| ---: | ---: | ---: | ---: | ---: |',
+    ...sides.map(
+      (side, index) =>
+        `| ${side.scale} | ${side.organisations} | ${side.times.length} | ${p50[index]!.toFixed(1)} ms | ${quantile(
+          [...side.times].sort((a, b) => a - b),
+          0.99,
+        ).toFixed(1)} ms |`,
+    ),
+    '',
+    `p50 at scale ${scales.at(-1)} over scale ${scales[0]}: ${(p50.at(-1)! / p50[0]!).toFixed(2)}×`,
+    '',
+  ];
+  console.log(lines.join('\n'));
+  await mkdir(out, { recursive: true });
+  const stem = await unusedStem(out, `${new Date().toISOString().slice(0, 10)}-resolve-growth`, ['.md']);
+  await writeFile(join(out, `${stem}.md`), `${lines.join('\n')}\n`);
 }
