@@ -63,6 +63,16 @@ describe('resolveOrganisations', () => {
     expect(row!.candidates[0]!.matchedOn[0]).toMatchObject({ how: 'fuzzy', value: record!.name });
   });
 
+  it('finds a name written with its words in another order by the exact lookup', async () => {
+    const records = await distinctOrganisations(200);
+    const record = records.find((r) => r.name.replace(/,/g, '').split(' ').length === 2);
+    expect(record).toBeDefined();
+    const [first, second] = record!.name.replace(/,/g, '').split(' ');
+    const [row] = await resolveOrganisations(app.services.db, [{ name: `${second} ${first}` }]);
+    expect(row!.candidates[0]).toMatchObject({ reference: record!.reference });
+    expect(row!.candidates[0]!.matchedOn[0]).toMatchObject({ how: 'normalised', value: record!.name });
+  });
+
   it('finds a former name and says so', async () => {
     const [former] = await rows<{ reference: string; name: string }>(sql`
       select a.organisation_reference::text as reference, a.name from organisation_aliases a
