@@ -41,7 +41,7 @@ const loggedErrors = new WeakSet<object>();
  * Logs each unexpected error of an execution with the request's correlation id, before Yoga masks it (masking
  * sees no request).
  */
-function useUnexpectedErrorLog(): Plugin<RequestContext> {
+export function useUnexpectedErrorLog(): Plugin<RequestContext> {
   return {
     onExecute({ args }) {
       return {
@@ -94,7 +94,7 @@ export function maskError(error: unknown, message: string): GraphQLError {
  * @hono/node-server's light Response, which the server writes out from the string it holds; the Response of
  * Yoga's own fetch ponyfill would be read back chunk by chunk through a web stream.
  */
-const currentResponse = function Response(body?: BodyInit | null, init?: ResponseInit) {
+export const currentResponse = function Response(body?: BodyInit | null, init?: ResponseInit) {
   return new globalThis.Response(body, init);
 } as unknown as typeof globalThis.Response;
 
