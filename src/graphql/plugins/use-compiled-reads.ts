@@ -46,7 +46,9 @@ export function useCompiledReads(unchecked: GraphQLSchema): Plugin<RequestContex
             const result = (await compiled({ ...given, schema: unchecked })) as ExecutionResult;
             const source = given.document.loc?.source;
             if (!result.errors?.length || !source) return result;
-            return { ...result, errors: result.errors.map((error) => asGraphqlError(error, source)) };
+            // Errors first, as graphql-js answers, so that both executors send the same bytes.
+            const { errors, data, ...rest } = result;
+            return { errors: errors.map((error) => asGraphqlError(error, source)), data, ...rest };
           }),
       });
     },
