@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exitCode, runCli, startCli } from '../support/cli.ts';
+import { copyEmptyStore } from '../support/worker-stores.ts';
 
 /**
  * `orgraph import`, `export` and `seed` on the embedded store while `orgraph serve` holds it go through the server
@@ -104,6 +105,8 @@ async function session(env: NodeJS.ProcessEnv, cwd: string) {
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'orgraph-records-'));
+  // Migrated empty stores: what these commands do on a store, not how a new one is made (embedded-store.test.ts).
+  await Promise.all([copyEmptyStore(join(root, 'alone')), copyEmptyStore(join(root, 'served'))]);
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
 

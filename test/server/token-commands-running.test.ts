@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminSocketPath } from '../../src/server/admin-protocol.ts';
 import { exitCode, runCli, startCli } from '../support/cli.ts';
+import { copyEmptyStore } from '../support/worker-stores.ts';
 
 /** `orgraph token …` on the embedded store works while `orgraph serve` holds it, and again once it stopped. */
 let root: string;
@@ -12,6 +13,7 @@ let env: NodeJS.ProcessEnv;
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'orgraph-admin-'));
   env = { DATABASE_URL: '', DATA_DIR: join(root, 'data') };
+  await copyEmptyStore(env.DATA_DIR as string);
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
 

@@ -34,6 +34,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       await migrateAndSeed(config);
       project.provide('embeddedStores', []);
       project.provide('emptyStore', '');
+      project.provide('seededStore', '');
     } else {
       // The empty store is made first; the seeded one starts as its copy rather than as a second new store.
       const emptyStore = `${config.dataDir}-empty`;
@@ -45,6 +46,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
         await copyStorePerWorker(config.dataDir, project.config.maxWorkers || 1),
       );
       project.provide('emptyStore', emptyStore);
+      project.provide('seededStore', config.dataDir);
     }
   } catch (error) {
     await stop();

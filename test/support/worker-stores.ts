@@ -16,6 +16,8 @@ declare module 'vitest' {
     embeddedStores: string[];
     /** A migrated store with no data, to copy; '' on PostgreSQL. */
     emptyStore: string;
+    /** The migrated store holding the demo dataset (scale 1) the workers' stores were copied from; '' on PostgreSQL. */
+    seededStore: string;
   }
 }
 
@@ -42,6 +44,13 @@ export function storeOfWorker(stores: string[], poolId: string | undefined): str
 export async function copyEmptyStore(directory: string): Promise<void> {
   const template = inject('emptyStore');
   if (!template) throw new Error('no empty embedded store to copy: the run is on PostgreSQL');
+  await cp(template, directory, { recursive: true });
+}
+
+/** Copies the store holding the demo dataset to `directory`: what `orgraph seed --scale 1` makes, without its minute. */
+export async function copySeededStore(directory: string): Promise<void> {
+  const template = inject('seededStore');
+  if (!template) throw new Error('no seeded embedded store to copy: the run is on PostgreSQL');
   await cp(template, directory, { recursive: true });
 }
 
