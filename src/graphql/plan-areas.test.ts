@@ -25,12 +25,13 @@ describe('the data areas of a document', () => {
     expect(coversDocument(['organisations', 'people'], known)).toBe(false);
   });
 
-  it('leaves @defer, mutations and documents of several operations to the checked executor', () => {
+  it('leaves @defer, mutations, introspection and documents of several operations to the checked executor', () => {
     expect(areasOf('{ organisations(first: 1) { edges { node { ... @defer { name } } } } }').compilable).toBe(
       false,
     );
     expect(areasOf('mutation { __typename }').compilable).toBe(false);
     expect(areasOf('query A { __typename } query B { __typename }').compilable).toBe(false);
+    expect(areasOf('{ __schema { queryType { name } } }').compilable).toBe(false);
   });
 
   it('is decided once per parsed document', () => {

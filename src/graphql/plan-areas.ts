@@ -23,7 +23,10 @@ import { type DataArea, dataAreas } from '../auth/plans.ts';
 export interface DocumentAreas {
   /** The areas, or undefined when an `authScopes` is not one this module can read (then the plan is checked per object). */
   areas: readonly DataArea[] | undefined;
-  /** One query operation without `@defer` or `@stream`: what the compiled executor may run. */
+  /**
+   * One query operation without `@defer` or `@stream`, reading no introspection (rare, and answered by graphql-js as
+   * the schema fetch is): what the compiled executor may run.
+   */
   compilable: boolean;
 }
 
@@ -57,6 +60,7 @@ function collectAreas(schema: GraphQLSchema, document: DocumentNode): DocumentAr
   let operations = 0;
   let query = true;
   let incremental = false;
+  let introspection = false;
   const add = (scoped: Scoped) => {
     const area = areaOf(scoped);
     if (area === undefined) readable = false;
@@ -73,7 +77,8 @@ function collectAreas(schema: GraphQLSchema, document: DocumentNode): DocumentAr
       Directive(node) {
         if (node.name.value === 'defer' || node.name.value === 'stream') incremental = true;
       },
-      Field() {
+      Field(node) {
+        if (node.name.value === '__schema' || node.name.value === '__type') introspection = true;
         const field = typeInfo.getFieldDef() as GraphQLField<unknown, unknown> | null;
         // A field the schema does not know fails validation before anything runs.
         if (!field) return;
@@ -88,7 +93,7 @@ function collectAreas(schema: GraphQLSchema, document: DocumentNode): DocumentAr
   }
   return {
     areas: readable ? [...areas] : undefined,
-    compilable: operations === 1 && query && !incremental,
+    compilable: operations === 1 && query && !incremental && !introspection,
   };
 }
 
