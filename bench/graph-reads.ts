@@ -304,6 +304,144 @@ export const nestedArticlesQuery = /* GraphQL */ `
   }
 `;
 
+/**
+ * PostGraphile's side of `nestedArticlesQuery`: every role with its person, split by the same rule as orgraph's
+ * lists when normalised; a current executive's articles from the computed column `bench/peer/nested-articles.sql`.
+ */
+export const peerNestedArticlesQuery = /* GraphQL */ `
+  query Nested($after: Cursor) {
+    organisations(first: 20, after: $after, orderBy: [NAME_ASC, REFERENCE_ASC], condition: { isFund: false }) {
+      nodes {
+        name
+        experiencesByOrganisationReference {
+          nodes {
+            occupationTitle endDate
+            profileByProfileReference {
+              fullName
+              experiencesByProfileReference {
+                nodes { occupationTitle organisationByOrganisationReference { name } }
+              }
+            }
+            executiveArticles { nodes { title about by } }
+          }
+        }
+      }
+    }
+  }
+`;
+
+interface NestedArticleRole {
+  title: unknown;
+  endDate: unknown;
+  fullName: unknown;
+  experiences: { title: unknown; organisation: unknown }[];
+  articles: {
+    title: unknown;
+    about: { summary: unknown; text: unknown }[];
+    by: { summary: unknown; text: unknown }[];
+  }[];
+}
+
+interface NestedArticleLists {
+  currentExecutives: NestedArticleRole[];
+  currentProfessionals: NestedArticleRole[];
+  alumni: NestedArticleRole[];
+}
+
+/** One organisation of the nested articles read: its three lists as bags, executives with their articles in order. */
+function nestedArticlesOf(name: unknown, lists: NestedArticleLists): Json {
+  const statements = (list: { summary: unknown; text: unknown }[]): Json =>
+    list.map((a) => [text(a.summary), text(a.text)]);
+  return {
+    name: text(name),
+    currentExecutives: bag(
+      lists.currentExecutives.map((r) => [
+        text(r.title),
+        text(r.fullName),
+        bag(r.experiences.map((e) => [text(e.title), text(e.organisation)])),
+        r.articles.map((a) => [text(a.title), statements(a.about), statements(a.by)]),
+      ]),
+    ),
+    currentProfessionals: bag(
+      lists.currentProfessionals.map((r) => [
+        text(r.fullName),
+        bag(r.experiences.map((e) => text(e.organisation))),
+      ]),
+    ),
+    alumni: bag(lists.alumni.map((r) => text(r.fullName))),
+  };
+}
+
+interface OrgraphArticleRole {
+  title?: string;
+  profile: {
+    fullName: string;
+    experiences?: { occupationTitle?: string; organisation: { name: string } | null }[];
+    articles?: { edges: { node: { article: { title: string }; about: Row[]; by: Row[] } }[] } | null;
+  };
+}
+
+type Statements = NestedArticleRole['articles'][number]['about'];
+
+export function normaliseNestedArticles(body: unknown): Json {
+  const edges = (dataOf(body).organisations as { edges: { node: Row }[] }).edges;
+  return edges.map(({ node }) => {
+    const role = (r: OrgraphArticleRole): NestedArticleRole => ({
+      title: r.title,
+      endDate: null,
+      fullName: r.profile.fullName,
+      experiences: (r.profile.experiences ?? []).map((e) => ({
+        title: e.occupationTitle,
+        organisation: e.organisation?.name ?? null,
+      })),
+      articles: (r.profile.articles?.edges ?? []).map(({ node: item }) => ({
+        title: item.article.title,
+        about: item.about as Statements,
+        by: item.by as Statements,
+      })),
+    });
+    const list = (name: keyof NestedArticleLists) => (node[name] as OrgraphArticleRole[]).map(role);
+    const lists = {
+      currentExecutives: list('currentExecutives'),
+      currentProfessionals: list('currentProfessionals'),
+      alumni: list('alumni'),
+    };
+    // Only the executives' titles are asked for, so orgraph's split is checked against the rule on them.
+    if (!lists.currentExecutives.every((r) => isExecutiveTitle(String(r.title))))
+      throw new Error(`orgraph's currentExecutives of ${String(node.name)} differ from the title rule`);
+    return nestedArticlesOf(node.name, lists);
+  });
+}
+
+export function normalisePeerNestedArticles(body: unknown): Json {
+  const nodes = (dataOf(body).organisations as { nodes: Row[] }).nodes;
+  return nodes.map((node) => {
+    const roles = (node.experiencesByOrganisationReference as { nodes: Row[] }).nodes.map((e) => {
+      const person = e.profileByProfileReference as Row & { experiencesByProfileReference: { nodes: Row[] } };
+      return {
+        title: e.occupationTitle,
+        endDate: e.endDate,
+        fullName: person.fullName,
+        experiences: person.experiencesByProfileReference.nodes.map((x) => ({
+          title: x.occupationTitle,
+          organisation: (x.organisationByOrganisationReference as Row | null)?.name ?? null,
+        })),
+        articles: (e.executiveArticles as { nodes: Row[] }).nodes.map((a) => ({
+          title: a.title,
+          about: a.about as Statements,
+          by: a.by as Statements,
+        })),
+      };
+    });
+    const current = roles.filter((r) => r.endDate === null);
+    return nestedArticlesOf(node.name, {
+      currentExecutives: current.filter((r) => isExecutiveTitle(String(r.title))),
+      currentProfessionals: current.filter((r) => !isExecutiveTitle(String(r.title))),
+      alumni: roles.filter((r) => r.endDate !== null),
+    });
+  });
+}
+
 export const nestedRolesQuery = /* GraphQL */ `
   query NestedRoles($after: String) {
     organisations(first: 20, after: $after, filter: { showEmpty: true }) {

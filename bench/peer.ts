@@ -1,8 +1,9 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
+import postgres from 'postgres';
 import { repositoryRoot } from './dataset.ts';
 import { type BenchServer, freePort, memorySampler } from './server.ts';
 
@@ -25,12 +26,26 @@ async function installPeer(): Promise<void> {
 }
 
 /**
+ * The rule PostGraphile's generated relations cannot express (a person's articles, `bench/peer/nested-articles.sql`),
+ * created before PostGraphile starts so that its introspection finds it as a computed column.
+ */
+async function createPeerFunctions(databaseUrl: string): Promise<void> {
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    await sql.unsafe(readFileSync(join(peerFolder, 'nested-articles.sql'), 'utf8'));
+  } finally {
+    await sql.end();
+  }
+}
+
+/**
  * Starts PostGraphile (`bench/peer/server.mjs`) on `databaseUrl` on a free loopback port with a pool of
  * `poolMax` connections, as production runs it (`NODE_ENV=production`), and waits until it answers a query.
  * Its memory is sampled from /proc every 250 ms, like orgraph's server.
  */
 export async function startPeer(databaseUrl: string, poolMax: number): Promise<BenchServer> {
   await installPeer();
+  await createPeerFunctions(databaseUrl);
   const port = await freePort();
   const child: ChildProcess = spawn('npx', [...nodeOfPeer, 'node', join(peerFolder, 'server.mjs')], {
     cwd: peerFolder,

@@ -24,12 +24,15 @@ import {
   nestedArticlesQuery,
   nestedRolesQuery,
   normaliseBrief,
+  normaliseNestedArticles,
   normaliseNestedRoles,
   normaliseOrganisation,
+  normalisePeerNestedArticles,
   normalisePeerNestedRoles,
   normalisePeerOrganisation,
   normaliseRestOrganisation,
   organisationBriefQuery,
+  peerNestedArticlesQuery,
   peerNestedRolesQuery,
   peerOrganisationBriefQuery,
   peerOrganisationCursor,
@@ -489,9 +492,13 @@ export function createScenarios({ samples, queryId }: ScenarioSetup): Scenario[]
         return nestedDirect(db, { name, reference });
       },
       directKind: 'domain',
+      normalise: normaliseNestedArticles,
       peer: {
-        unsupported:
-          "a person's articles are the distinct articles of their statements, newest first, first 5, each series folded to its latest: PostGraphile's generated relations give a person's statements, not their articles",
+        request: (index, context) =>
+          graphql(peerNestedArticlesQuery, {
+            after: peerOrganisationCursor(context.organisationOrderDigest, organisation(index)),
+          }),
+        normalise: normalisePeerNestedArticles,
       },
     },
     {
