@@ -22,13 +22,14 @@ import { loadPlans } from '../../src/auth/plans.ts';
 import type { ViewerCache } from '../../src/auth/viewer-cache.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase } from '../../src/db/database.ts';
+import { useCompiledReads } from '../../src/graphql/plugins/use-compiled-reads.ts';
 import { useCostLimit } from '../../src/graphql/plugins/use-cost-limit.ts';
 import { useExecutionGate } from '../../src/graphql/plugins/use-execution-gate.ts';
 import { useExplainedRefusals } from '../../src/graphql/plugins/use-explained-refusals.ts';
 import { usePersistedQueries } from '../../src/graphql/plugins/use-persisted-queries.ts';
 import { useQueryLimits } from '../../src/graphql/plugins/use-query-limits.ts';
 import { useRequestErrorCodes } from '../../src/graphql/plugins/use-request-error-codes.ts';
-import { schema } from '../../src/graphql/schema.ts';
+import { schema, schemaWithoutPlanChecks } from '../../src/graphql/schema.ts';
 import { answerSchemaFetch } from '../../src/graphql/schema-fetch.ts';
 import {
   createGraphqlServer,
@@ -99,6 +100,7 @@ function productionPlugins(): [string, object][] {
     ['query-limits', useQueryLimits()],
     ['cost-limit', useCostLimit(quotas, { countCost })],
     ['explained-refusals', useExplainedRefusals()],
+    ['compiled-reads', useCompiledReads(schemaWithoutPlanChecks)],
     ['execution-gate', useExecutionGate()],
   ];
 }

@@ -10,13 +10,14 @@ import { logger } from '../http/observability/logger.ts';
 import { graphqlPath } from '../http/paths.ts';
 import { createPersistedQueryStore, type PersistedQueryStore } from '../http/persisted-queries.ts';
 import { graphiqlExampleQuery, graphiqlHeaders } from './graphiql-example.ts';
+import { useCompiledReads } from './plugins/use-compiled-reads.ts';
 import { useCostLimit } from './plugins/use-cost-limit.ts';
 import { useExecutionGate } from './plugins/use-execution-gate.ts';
 import { useExplainedRefusals } from './plugins/use-explained-refusals.ts';
 import { usePersistedQueries } from './plugins/use-persisted-queries.ts';
 import { useQueryLimits } from './plugins/use-query-limits.ts';
 import { useRequestErrorCodes } from './plugins/use-request-error-codes.ts';
-import { schema } from './schema.ts';
+import { schema, schemaWithoutPlanChecks } from './schema.ts';
 
 /** GraphiQL's bundle is large once loaded (bench/NOTES.md 2, 60); only a browser opening the page needs it. */
 async function renderGraphiQL(options: GraphiQLOptions): Promise<string> {
@@ -127,6 +128,7 @@ export function createGraphqlServer(
       useQueryLimits(),
       useCostLimit(quotas, options),
       useExplainedRefusals(),
+      useCompiledReads(schemaWithoutPlanChecks),
       useExecutionGate(),
     ],
     graphqlEndpoint: graphqlPath,
