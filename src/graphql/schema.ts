@@ -62,10 +62,15 @@ const incrementalDirectives = [
   }),
 ];
 
-export const schema = builder.toSchema({
-  sortSchema: false,
-  directives: [...specifiedDirectives, ...incrementalDirectives],
-});
+const schemaOptions = { sortSchema: false, directives: [...specifiedDirectives, ...incrementalDirectives] };
+
+export const schema = builder.toSchema(schemaOptions);
+
+/**
+ * The same types and resolvers without the plan checks of each field and object (`authScopes`): only for a document
+ * whose data areas the caller's plan covers whole (see plan-areas.ts), where every check would pass.
+ */
+export const schemaWithoutPlanChecks = builder.toSchema({ ...schemaOptions, disableScopeAuth: true });
 
 for (const type of Object.values(schema.getTypeMap())) {
   if (isObjectType(type) && type.getInterfaces().some((face) => face.name === 'Node'))

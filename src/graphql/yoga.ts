@@ -10,13 +10,14 @@ import { logger } from '../http/observability/logger.ts';
 import { graphqlPath } from '../http/paths.ts';
 import { createPersistedQueryStore, type PersistedQueryStore } from '../http/persisted-queries.ts';
 import { graphiqlExampleQuery, graphiqlHeaders } from './graphiql-example.ts';
+import { useCompiledReads } from './plugins/use-compiled-reads.ts';
 import { useCostLimit } from './plugins/use-cost-limit.ts';
 import { useExecutionGate } from './plugins/use-execution-gate.ts';
 import { useExplainedRefusals } from './plugins/use-explained-refusals.ts';
 import { usePersistedQueries } from './plugins/use-persisted-queries.ts';
 import { useQueryLimits } from './plugins/use-query-limits.ts';
 import { useRequestErrorCodes } from './plugins/use-request-error-codes.ts';
-import { schema } from './schema.ts';
+import { schema, schemaWithoutPlanChecks } from './schema.ts';
 
 /** GraphiQL's bundle is large once loaded (bench/NOTES.md 2, 60); only a browser opening the page needs it. */
 async function renderGraphiQL(options: GraphiQLOptions): Promise<string> {
@@ -41,7 +42,7 @@ const loggedErrors = new WeakSet<object>();
  * Logs each unexpected error of an execution with the request's correlation id, before Yoga masks it (masking
  * sees no request).
  */
-function useUnexpectedErrorLog(): Plugin<RequestContext> {
+export function useUnexpectedErrorLog(): Plugin<RequestContext> {
   return {
     onExecute({ args }) {
       return {
@@ -94,7 +95,7 @@ export function maskError(error: unknown, message: string): GraphQLError {
  * @hono/node-server's light Response, which the server writes out from the string it holds; the Response of
  * Yoga's own fetch ponyfill would be read back chunk by chunk through a web stream.
  */
-const currentResponse = function Response(body?: BodyInit | null, init?: ResponseInit) {
+export const currentResponse = function Response(body?: BodyInit | null, init?: ResponseInit) {
   return new globalThis.Response(body, init);
 } as unknown as typeof globalThis.Response;
 
@@ -127,6 +128,7 @@ export function createGraphqlServer(
       useQueryLimits(),
       useCostLimit(quotas, options),
       useExplainedRefusals(),
+      useCompiledReads(schemaWithoutPlanChecks),
       useExecutionGate(),
     ],
     graphqlEndpoint: graphqlPath,

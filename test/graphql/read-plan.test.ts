@@ -2,6 +2,13 @@ import DataLoader from 'dataloader';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { countStatements } from '../../src/db/database.ts';
 import { readPlans } from '../../src/graphql/read-plan.ts';
+import {
+  everything,
+  executivesArticles,
+  nestedArticles,
+  nestedRoles,
+  people,
+} from '../support/graph-documents.ts';
 import { openTestApp, type PlanName, type TestApp } from '../support/test-app.ts';
 
 // Loads through the dataloaders: the plan path makes fewer, which shows it was taken.
@@ -12,113 +19,6 @@ beforeAll(async () => {
   app = await openTestApp();
 });
 afterAll(() => app.close());
-
-const nestedRoles = /* GraphQL */ `
-  query NestedRoles($first: Int!) {
-    organisations(first: $first, filter: { showEmpty: true }) {
-      edges {
-        node {
-          name
-          currentExecutives { ...Role }
-          currentProfessionals { ...Role }
-          alumni { ...Role }
-        }
-      }
-    }
-  }
-  fragment Role on OrganisationRole {
-    title startDate endDate
-    profile { fullName experiences { occupationTitle organisation { name } } }
-  }
-`;
-
-const nestedArticles = /* GraphQL */ `
-  query NestedArticles($first: Int!) {
-    organisations(first: $first, filter: { showEmpty: true }) {
-      edges {
-        node {
-          name
-          currentExecutives {
-            title
-            profile {
-              fullName
-              experiences { occupationTitle organisation { name } }
-              articles(first: 5) {
-                edges { node { article { title } about { summary text } by { summary text } } }
-              }
-            }
-          }
-          currentProfessionals { profile { fullName experiences { organisation { name } } } }
-          alumni { profile { fullName } }
-        }
-      }
-    }
-  }
-`;
-
-/** Aliases, fragments on interfaces, directives, fields read by reference and whole rows, a second level of people. */
-const everything = /* GraphQL */ `
-  query Everything($first: Int!, $withHistory: Boolean!, $skipAlumni: Boolean!) {
-    organisations(first: $first, filter: { showEmpty: true }) {
-      totalCount { value }
-      pageInfo { hasNextPage endCursor }
-      edges {
-        cursor
-        node {
-          __typename
-          ... on Node { id }
-          reference sizeBand relationships { customers partners }
-          scores { dimension score }
-          bosses: currentExecutives { __typename title profile { ...Person } }
-          staff: currentProfessionals { startDate profile { reference fullName } }
-          alumni @skip(if: $skipAlumni) { endDate profile { lastName ...Person } }
-        }
-      }
-    }
-  }
-  fragment Person on Profile {
-    id firstName linkedinUrl confidenceScore
-    currentRole { occupationTitle }
-    emails { value }
-    experiences @include(if: $withHistory) {
-      reference isCurrent startDate endDate occupation { name } profile { fullName }
-      organisation {
-        name status verified confidence isFund employees description
-        currentExecutives { title profile { fullName } }
-      }
-      where: organisation { ... on Organisation { reference } }
-    }
-    experiences { occupationTitle }
-  }
-`;
-
-const executivesArticles = /* GraphQL */ `
-  query ExecutivesArticles($first: Int!) {
-    organisations(first: $first, filter: { showEmpty: true }) {
-      edges {
-        node {
-          name
-          currentExecutives {
-            profile { fullName experiences { organisation { name } } articles(first: 2) { edges { node { about { summary } } } } }
-          }
-        }
-      }
-    }
-  }
-`;
-
-const people = /* GraphQL */ `
-  query People($first: Int!) {
-    profiles(first: $first) {
-      edges {
-        node {
-          fullName
-          experiences { startDate isCurrent organisation { name alumni { title profile { fullName } } } }
-        }
-      }
-    }
-  }
-`;
 
 const deferred = /* GraphQL */ `
   query Deferred($first: Int!) {

@@ -90,6 +90,27 @@ describe('/metrics', () => {
     expect(after).not.toContain('operation="MetricsProbeFails"');
   });
 
+  it('counts each operation of one document under its own name, however often the document comes back', async () => {
+    const query = 'query MetricsPairA { __typename } query MetricsPairB { __typename }';
+    const send = async (operationName: string) => {
+      const response = await app.request('/graphql', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ query, operationName }),
+      });
+      expect((await response.json()).data).toEqual({ __typename: 'Query' });
+    };
+    const before = await scrape();
+    await send('MetricsPairA');
+    await send('MetricsPairB');
+    await send('MetricsPairA');
+    const after = await scrape();
+    const count = (text: string, operation: string) =>
+      sample(text, 'orgraph_graphql_operations_total', { operation, type: 'query', outcome: 'ok' });
+    expect(count(after, 'MetricsPairA')).toBe(count(before, 'MetricsPairA') + 2);
+    expect(count(after, 'MetricsPairB')).toBe(count(before, 'MetricsPairB') + 1);
+  });
+
   it('reports the pool maximum and the queries in flight', async () => {
     const before = await scrape();
     const listed = await app.getJson<{ success: unknown[] }>('/v1/organisations?show_empty=true&limit=5');

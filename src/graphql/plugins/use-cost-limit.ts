@@ -4,13 +4,12 @@ import {
   type ExecutionResult,
   type FragmentDefinitionNode,
   GraphQLError,
-  getOperationAST,
-  getVariableValues,
   Kind,
 } from 'graphql';
 import type { RequestContext } from '../../http/context.ts';
 import type { QuotaState, Quotas } from '../../http/limits/quotas.ts';
 import { costVariablesOf, measureOperationCost, queryLimitError } from './operation-cost.ts';
+import { operationOf, variablesOf } from './operation-facts.ts';
 
 /** What `extensions.cost` reports on every executed (or refused) operation. */
 export interface CostReport {
@@ -47,14 +46,10 @@ const maxPricesPerDocument = 100;
  * the execution before any resolver runs). Throws the GraphQLError of an operation that cannot be priced.
  */
 function priceOperation(args: ExecuteArgs, countCost: number): number | undefined {
-  const operation = getOperationAST(args.document, args.operationName);
+  const operation = operationOf(args.document, args.operationName);
   if (!operation) return undefined;
-  const variables = getVariableValues(
-    args.schema,
-    operation.variableDefinitions ?? [],
-    (args.variableValues ?? {}) as Record<string, unknown>,
-  );
-  if (variables.errors) return undefined;
+  const variables = variablesOf(args);
+  if (!variables || variables.errors) return undefined;
   let known = prices.get(args.document);
   if (!known) {
     known = { variables: costVariablesOf(args.document), byKey: new Map() };

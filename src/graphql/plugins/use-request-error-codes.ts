@@ -1,6 +1,7 @@
-import { GraphQLError, getOperationAST, getVariableValues, type ValidationRule } from 'graphql';
+import { GraphQLError, type ValidationRule } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { answerForCode } from '../../http/errors.ts';
+import { operationOf, variablesOf } from './operation-facts.ts';
 import { graphqlRequestError } from './request-errors.ts';
 
 /**
@@ -40,13 +41,8 @@ export function useRequestErrorCodes(): Plugin {
       if (!streamMediaTypes.test(accept)) addValidationRule(noSubscriptions);
     },
     onExecute({ args, setResultAndStopExecution }) {
-      const operation = getOperationAST(args.document, args.operationName);
-      if (!operation?.variableDefinitions?.length) return;
-      const { errors } = getVariableValues(
-        args.schema,
-        operation.variableDefinitions,
-        (args.variableValues ?? {}) as Record<string, unknown>,
-      );
+      if (!operationOf(args.document, args.operationName)?.variableDefinitions?.length) return;
+      const errors = variablesOf(args)?.errors;
       if (!errors) return;
       setResultAndStopExecution({
         errors: errors.map((error) => graphqlRequestError('BAD_USER_INPUT', error.message, error.nodes)),
