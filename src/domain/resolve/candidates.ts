@@ -22,14 +22,15 @@ const fuzzyChunk = 50;
  * there are: `neighbours` each side of the input's key in key order, for each of up to `rotations` orders of its
  * words (a typo or a legal form past a name's start leaves it next to its record), and for each of its `rarePieces`
  * rarest pieces of four to six letters (counted in migration 0022's fragments), the names holding it among the first
- * `walked` of its first three letters' list (migration 0028; a typo near a name's start leaves its other words' pieces),
- * of which the `perPiece` most alike go on; of all these, those whose key is alike by trigrams.
+ * `walked` of its rarest three letters' list (migration 0028; a typo near a name's start leaves its other words' pieces),
+ * of which the `fromPieces` holding most of the pieces, then closest in length, go on; of all these, those
+ * whose key is alike by trigrams.
  */
 const neighbours = 6;
 const rotations = 4;
 const rarePieces = 4;
-const walked = 2000;
-const perPiece = 8;
+const walked = 1000;
+const fromPieces = 24;
 /** pg_trgm's own threshold: a name further off is no record the input could mean. */
 const leastSimilarity = 0.3;
 
@@ -58,9 +59,10 @@ export async function findOrganisationCandidates(
     t: query.ticker?.ticker?.symbol ?? null,
   }));
   if (inputs.every((input) => !input.n && !input.h && !input.t)) return new Map();
-  const rows = await queryRows<{ p: number; reference: string; key: string | null }>(
-    db,
-    sql`with input as materialized (
+  const rows = await withoutJit(db, (tx) =>
+    queryRows<{ p: number; reference: string; key: string | null }>(
+      tx,
+      sql`with input as materialized (
       select i.p, orgraph_organisation_key(i.n) as key, i.h, i.t
         from jsonb_to_recordset(${JSON.stringify(inputs)}::jsonb) as i(p int, n text, h text, t text)
     ), rotated as (
@@ -91,6 +93,7 @@ export async function findOrganisationCandidates(
     select f.p, f.reference::text, null as key from found f
     union all
     select i.p, null, i.key from input i where i.key <> '' and not exists (select from found f where f.p = i.p)`,
+    ),
   );
   const found = groupByInput(rows.filter((row) => row.reference !== null));
   const unfound = rows.flatMap((row) =>
@@ -129,20 +132,32 @@ export async function findOrganisationCandidates(
           ) g
           join organisation_name_fragments x on x.fragment = g.f
           where g.f ~ '^[[:alnum:]]+$' group by g.p, g.f
+      ), chosen as (
+        select g.p, g.f, (
+          select x.gram from (select substr(g.f, s, 3) as gram from generate_series(1, char_length(g.f) - 2) as s) x
+            join organisation_name_fragments c on c.fragment = x.gram
+            group by x.gram order by sum(c.organisations), x.gram limit 1
+        ) as gram
+        from piece g where g.rank <= ${sql.raw(String(rarePieces))}
       ), rare as (
-        select g.p, b.reference from piece g cross join lateral (
-          select w.reference from (
-            select t.reference, t.name from organisation_name_trigrams t where t.trigram = substr(g.f, 1, 3)
+        select g.p, w.reference, count(*) as pieces,
+            min(abs(char_length(w.name) - (select char_length(i.t) from input i where i.p = g.p))) as apart
+          from chosen g cross join lateral (
+            select t.reference, t.name from organisation_name_trigrams t where t.trigram = g.gram
               limit ${sql.raw(String(walked))}
-          ) w where strpos(lower(w.name), g.f) > 0
-            order by similarity(lower(w.name), (select i.t from input i where i.p = g.p)) desc
-            limit ${sql.raw(String(perPiece))}
-        ) b where g.rank <= ${sql.raw(String(rarePieces))}
+          ) w
+          where strpos(lower(w.name), g.f) > 0
+          group by g.p, w.reference
+      ), rarest as (
+        select p, reference from (
+          select p, reference, row_number() over (partition by p order by pieces desc, apart, reference) as rank
+            from rare
+        ) r where r.rank <= ${sql.raw(String(fromPieces))}
       )
       select i.p, c.reference::text from input i cross join lateral (
         select n.reference from organisation_names n
           where n.reference = any(array(select reference from near where p = i.p
-            union select reference from rare where p = i.p))
+            union select reference from rarest where p = i.p))
             and similarity(n.match_key, i.k) >= ${sql.raw(String(leastSimilarity))}
           order by similarity(n.match_key, i.k) desc, n.reference limit ${lookupLimit}
       ) c`,
@@ -209,9 +224,10 @@ export async function findProfileCandidates(
     e: query.email?.value ?? null,
   }));
   if (inputs.every((input) => !input.n && !input.l && !input.e)) return new Map();
-  const rows = await queryRows<{ p: number; reference: string | null; name: string | null }>(
-    db,
-    sql`with input as materialized (
+  const rows = await withoutJit(db, (tx) =>
+    queryRows<{ p: number; reference: string | null; name: string | null }>(
+      tx,
+      sql`with input as materialized (
       select i.p, orgraph_person_key(i.n) as key, i.n, i.l, i.e
         from jsonb_to_recordset(${JSON.stringify(inputs)}::jsonb) as i(p int, n text, l text, e text)
     ), found as (
@@ -230,6 +246,7 @@ export async function findProfileCandidates(
     select f.p, f.reference::text, null as name from found f
     union all
     select i.p, null, i.n from input i where i.key <> '' and not exists (select from found f where f.p = i.p)`,
+    ),
   );
   const found = groupByInput(rows.filter((row) => row.reference !== null));
   const unfound = rows.flatMap((row) =>
@@ -294,9 +311,8 @@ export async function readProfileDetails(
 }
 
 /**
- * The names no exact lookup found, `fuzzyChunk` inputs a statement: the closest records, with the settings the
- * lookups need in the statement's own transaction, so that they hold through a transaction pooler: people's trigram
- * threshold, and no JIT, whose compiling cost a call about a second for statements that read little.
+ * The names no exact lookup found, `fuzzyChunk` inputs a statement: the closest records, with people's trigram
+ * threshold set in the statement's own transaction.
  */
 async function addCloseNames(
   db: Database,
@@ -306,14 +322,25 @@ async function addCloseNames(
 ): Promise<Map<number, string[]>> {
   for (let start = 0; start < unfound.length; start += fuzzyChunk) {
     const chunk = JSON.stringify(unfound.slice(start, start + fuzzyChunk));
-    const close = await db.transaction(async (tx) => {
+    const close = await withoutJit(db, async (tx) => {
       await tx.execute(sql.raw(`set local pg_trgm.similarity_threshold = ${fuzzyThreshold}`));
-      await tx.execute(sql.raw('set local jit = off'));
-      return queryRows<{ p: number; reference: string }>(tx as unknown as Database, lookup(chunk));
+      return queryRows<{ p: number; reference: string }>(tx, lookup(chunk));
     });
     for (const [position, references] of groupByInput(close)) found.set(position, references);
   }
   return found;
+}
+
+/**
+ * A statement run with JIT off in its own transaction (so that the setting holds through a transaction pooler): the
+ * planner's estimates for these lookups pass `jit_above_cost`, and compiling cost a call half a second at any scale
+ * for statements that read little (bench/NOTES.md 69).
+ */
+function withoutJit<Row>(db: Database, read: (tx: Database) => Promise<Row[]>): Promise<Row[]> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql.raw('set local jit = off'));
+    return read(tx as unknown as Database);
+  });
 }
 
 function groupByInput(rows: { p: number; reference: string | null }[]): Map<number, string[]> {
