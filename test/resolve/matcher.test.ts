@@ -116,7 +116,8 @@ describe('resolveOrganisations', () => {
         records.map((record) => ({ name: record.name })),
       ),
     );
-    expect(statements).toBe(2);
+    // The lookup with its JIT setting, then the records.
+    expect(statements).toBe(3);
     expect(result.map((row) => row.candidates[0]?.reference)).toEqual(
       records.map((record) => record.reference),
     );
