@@ -413,26 +413,34 @@ export function normaliseNestedArticles(body: unknown): Json {
   });
 }
 
+/** An organisation's roles as PostGraphile gives them: each experience with its person's name and history. */
+function peerRolesOf(node: Row) {
+  return (node.experiencesByOrganisationReference as { nodes: Row[] }).nodes.map((e) => {
+    const person = e.profileByProfileReference as Row & { experiencesByProfileReference: { nodes: Row[] } };
+    return {
+      experience: e,
+      title: e.occupationTitle,
+      endDate: e.endDate,
+      fullName: person.fullName,
+      experiences: person.experiencesByProfileReference.nodes.map((x) => ({
+        title: x.occupationTitle,
+        organisation: (x.organisationByOrganisationReference as Row | null)?.name ?? null,
+      })),
+    };
+  });
+}
+
 export function normalisePeerNestedArticles(body: unknown): Json {
   const nodes = (dataOf(body).organisations as { nodes: Row[] }).nodes;
   return nodes.map((node) => {
-    const roles = (node.experiencesByOrganisationReference as { nodes: Row[] }).nodes.map((e) => {
-      const person = e.profileByProfileReference as Row & { experiencesByProfileReference: { nodes: Row[] } };
-      return {
-        title: e.occupationTitle,
-        endDate: e.endDate,
-        fullName: person.fullName,
-        experiences: person.experiencesByProfileReference.nodes.map((x) => ({
-          title: x.occupationTitle,
-          organisation: (x.organisationByOrganisationReference as Row | null)?.name ?? null,
-        })),
-        articles: (e.executiveArticles as { nodes: Row[] }).nodes.map((a) => ({
-          title: a.title,
-          about: a.about as Statements,
-          by: a.by as Statements,
-        })),
-      };
-    });
+    const roles = peerRolesOf(node).map(({ experience, ...role }) => ({
+      ...role,
+      articles: (experience.executiveArticles as { nodes: Row[] }).nodes.map((a) => ({
+        title: a.title,
+        about: a.about as Statements,
+        by: a.by as Statements,
+      })),
+    }));
     const current = roles.filter((r) => r.endDate === null);
     return nestedArticlesOf(node.name, {
       currentExecutives: current.filter((r) => isExecutiveTitle(String(r.title))),
@@ -565,19 +573,10 @@ function listOf(node: Row, index: number): string {
 export function normalisePeerNestedRoles(body: unknown): Json {
   const nodes = (dataOf(body).organisations as { nodes: Row[] }).nodes;
   return nodes.map((node) => {
-    const roles = (node.experiencesByOrganisationReference as { nodes: Row[] }).nodes.map((e) => {
-      const person = e.profileByProfileReference as Row & { experiencesByProfileReference: { nodes: Row[] } };
-      return {
-        title: e.occupationTitle,
-        startDate: e.startDate,
-        endDate: e.endDate,
-        fullName: person.fullName,
-        experiences: person.experiencesByProfileReference.nodes.map((x) => ({
-          title: x.occupationTitle,
-          organisation: (x.organisationByOrganisationReference as Row | null)?.name ?? null,
-        })),
-      };
-    });
+    const roles = peerRolesOf(node).map(({ experience, ...role }) => ({
+      ...role,
+      startDate: experience.startDate,
+    }));
     return rolesOf(node.name, roles);
   });
 }
