@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countStatements } from '../../src/db/database.ts';
+import { nestedArticles } from '../support/graph-documents.ts';
 import { openTestApp, type TestApp } from '../support/test-app.ts';
 
 let app: TestApp;
@@ -9,31 +10,7 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 // organisation → people → profile → experiences → organisation, and profile → articles → annotations.
-const nestedQuery = /* GraphQL */ `
-  query Nested($first: Int!) {
-    organisations(first: $first, filter: { showEmpty: true }) {
-      edges {
-        node {
-          name
-          currentExecutives {
-            title
-            profile {
-              fullName
-              experiences { occupationTitle organisation { name } }
-              articles(first: 5) {
-                edges { node { article { title } about { summary text } by { summary text } } }
-              }
-            }
-          }
-          currentProfessionals {
-            profile { fullName experiences { organisation { name } } }
-          }
-          alumni { profile { fullName } }
-        }
-      }
-    }
-  }
-`;
+const nestedQuery = nestedArticles;
 
 interface NestedData {
   organisations: {
