@@ -280,6 +280,23 @@ async function writeMisses<Input>(
   await writeFile(join(directory, `${name}.ndjson`), lines.length > 0 ? `${lines.join('\n')}\n` : '');
 }
 
+/** One call of `POST /v1/resolve/organisations` through the app, timed from request to the last byte read. */
+async function timedResolveCall(
+  app: Awaited<ReturnType<typeof openInProcessApp>>,
+  inputs: unknown[],
+): Promise<number> {
+  const started = performance.now();
+  const response = await app.fetch({
+    method: 'POST',
+    path: '/v1/resolve/organisations',
+    body: JSON.stringify({ inputs }),
+  });
+  if (response.status !== 200)
+    throw new Error(`resolve answered ${response.status}: ${await response.text()}`);
+  await response.arrayBuffer();
+  return performance.now() - started;
+}
+
 function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 }
@@ -410,16 +427,7 @@ export async function runResolveBench(argv: string[]): Promise<void> {
     );
     const call = async (count: number, offset: number) => {
       const inputs = Array.from({ length: count }, (_, index) => set[(offset + index) % set.length]!.input);
-      const started = performance.now();
-      const response = await app.fetch({
-        method: 'POST',
-        path: '/v1/resolve/organisations',
-        body: JSON.stringify({ inputs }),
-      });
-      if (response.status !== 200)
-        throw new Error(`resolve answered ${response.status}: ${await response.text()}`);
-      await response.arrayBuffer();
-      return performance.now() - started;
+      return timedResolveCall(app, inputs);
     };
     await call(100, 0);
     await call(1000, 0);
@@ -505,17 +513,9 @@ async function runGrowth(scales: number[], rounds: number, out: string): Promise
           { length: 100 },
           (_, index) => side.set[(Math.max(round, 0) * 101 + index) % side.set.length]!.input,
         );
-        const started = performance.now();
-        const response = await side.app.fetch({
-          method: 'POST',
-          path: '/v1/resolve/organisations',
-          body: JSON.stringify({ inputs }),
-        });
-        if (response.status !== 200)
-          throw new Error(`resolve answered ${response.status}: ${await response.text()}`);
-        await response.arrayBuffer();
+        const elapsed = await timedResolveCall(side.app, inputs);
         // The first round warms each side's caches and is not counted.
-        if (round >= 0) side.times.push(performance.now() - started);
+        if (round >= 0) side.times.push(elapsed);
       }
     }
   } finally {
