@@ -119,7 +119,7 @@ export async function startServer(
     process.execPath,
     [...productionNodeFlags, ...extraFlags, compiledCli, 'serve'],
     {
-      cwd: repositoryRoot,
+      cwd: extraEnv.ORGRAPH_ROOT ?? repositoryRoot,
       env: {
         ...process.env,
         NODE_ENV: 'production',

@@ -109,6 +109,7 @@ const orgraphNormalise = read === 'brief' ? normaliseBrief : normaliseNestedRole
 const peer = await startPeer(databaseUrl, poolMax);
 const servers: Record<string, Contender> = {
   orgraph: { server: await startServer(databaseUrl), body: orgraphBody, normalise: orgraphNormalise },
+  before: { server: await startServer(databaseUrl, { ORGRAPH_ROOT: '/work/main' }), body: orgraphBody, normalise: orgraphNormalise },
 };
 if (read === 'brief') {
   servers['bare Yoga'] = {

@@ -20,7 +20,7 @@ import type { AppServices } from '../http/services.ts';
  * The graph's POST and GET as one handler instead of the app's middleware chain: correlation id, request metric and
  * log, JSON-only POST, the schema fetch without a token, the token, the request budget and the body bound, in the
  * order and with the answers the chain gave, then Yoga. A brief read pays a share of its CPU for each middleware's
- * promise and context round trip; the graph is most of the traffic (bench/NOTES.md 74). Registered before the app's
+ * promise and context round trip; the graph is most of the traffic (bench/NOTES.md 75). Registered before the app's
  * own middleware, so a graph request runs through nothing else; the GraphiQL page goes on to the general chain.
  */
 export function graphEndpoint(
