@@ -43,6 +43,26 @@ function dataOf(body: unknown): Row {
 
 const briefFields = 'reference name description employees status verified confidence';
 
+/** The whole single record through the graph: every part of `organisation(reference)`. */
+export const organisationQuery = /* GraphQL */ `
+  query Organisation($reference: UUID!) {
+    organisation(reference: $reference) {
+      reference name description employees sizeBand status verified confidence
+      relationships { customers suppliers partners serviceProviders }
+      aliases { name startDate endDate }
+      tickers { value exchange { name code } currency status isPrimaryListing }
+      domains { domain confidenceScore isValid }
+      phones { number type isValid }
+      industries { isPrimary industry { code name level } }
+      addresses {
+        company { city state country zipPostalCode }
+        mailing { city state country zipPostalCode }
+      }
+      clientSummary { currencyCode summaryType publishDate }
+    }
+  }
+`;
+
 export const organisationBriefQuery = `query OrganisationBrief($reference: UUID!) { organisation(reference: $reference) { ${briefFields} } }`;
 export const peerOrganisationBriefQuery = `query OrganisationBrief($reference: UUID!) { organisation(reference: $reference) { ${briefFields} } }`;
 

@@ -32,6 +32,7 @@ import {
   normalisePeerOrganisation,
   normaliseRestOrganisation,
   organisationBriefQuery,
+  organisationQuery,
   peerNestedArticlesQuery,
   peerNestedRolesQuery,
   peerOrganisationBriefQuery,
@@ -192,25 +193,6 @@ async function eventsByQueryDirect(db: Database, queryId: string, page: number, 
 }
 
 // --- GraphQL operations and the loads their resolvers make ---
-
-const organisationQuery = /* GraphQL */ `
-  query Organisation($reference: UUID!) {
-    organisation(reference: $reference) {
-      reference name description employees sizeBand status verified confidence
-      relationships { customers suppliers partners serviceProviders }
-      aliases { name startDate endDate }
-      tickers { value exchange { name code } currency status isPrimaryListing }
-      domains { domain confidenceScore isValid }
-      phones { number type isValid }
-      industries { isPrimary industry { code name level } }
-      addresses {
-        company { city state country zipPostalCode }
-        mailing { city state country zipPostalCode }
-      }
-      clientSummary { currencyCode summaryType publishDate }
-    }
-  }
-`;
 
 const eventsQuery = /* GraphQL */ `
   query Events($before: DateTime) {

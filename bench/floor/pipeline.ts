@@ -1,8 +1,9 @@
 /**
  * What each piece of the request pipeline costs on the brief record (`graphql-organisation-brief`): CPU per
  * request in this process (no HTTP), with one piece left out at a time. The variants are built here, never by the
- * server: the whole app as it serves (`app`), its Yoga server called without the Hono chain (`yoga`), and Yoga
- * servers built like `createGraphqlServer` with one plugin left out. Variants alternate within each round, so load moves them alike.
+ * server: the whole app as it serves (`app`), its Yoga server called without Hono (`yoga`), and Yoga servers built
+ * like `createGraphqlServer` with one plugin left out. Variants alternate within each round, so load moves them
+ * alike. `PIPELINE_READ=whole` sends the whole record (`graphql-organisation`) instead of the brief one.
  *
  *   NODE_ENV=production LOG_LEVEL=warn DATABASE_URL=…/orgraph_bench_s100 \
  *     node --import tsx bench/floor/pipeline.ts [requests per variant and round] [rounds] [variant,…]
@@ -44,7 +45,7 @@ import { createPersistedQueryStore } from '../../src/http/persisted-queries.ts';
 import type { AppServices } from '../../src/http/services.ts';
 import { createApp } from '../../src/server/app.ts';
 import { benchPlansFile } from '../dataset.ts';
-import { organisationBriefQuery } from '../graph-reads.ts';
+import { organisationBriefQuery, organisationQuery } from '../graph-reads.ts';
 
 const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/orgraph_bench_s100';
 const requests = Number(process.argv[2] ?? 500);
@@ -116,7 +117,7 @@ type Yoga = ReturnType<typeof createGraphqlServer>;
 
 function briefRequest(index: number): Request {
   const body = JSON.stringify({
-    query: organisationBriefQuery,
+    query: process.env.PIPELINE_READ === 'whole' ? organisationQuery : organisationBriefQuery,
     variables: { reference: references[index % references.length] },
   });
   return new Request(`http://orgraph.bench${graphqlPath}`, {
