@@ -216,8 +216,8 @@ export async function readOrganisationDetails(
 }
 
 /**
- * Every input's candidate people: by the name's key, the LinkedIn handle or the e-mail address in one statement
- * (index probes of migration 0029), then, for the names none of these found, the close names of a bounded lookup,
+ * Every input's candidate people: by the name's key in each order of its words (`Hansen, Blake` is Blake Hansen),
+ * the LinkedIn handle or the e-mail address in one statement (index probes of migration 0029), then, for the names none of these found, the close names of a bounded lookup,
  * fifty inputs a statement.
  */
 export async function findProfileCandidates(
@@ -237,10 +237,15 @@ export async function findProfileCandidates(
       sql`with input as materialized (
       select i.p, orgraph_person_key(i.n) as key, i.n, i.l, i.e
         from jsonb_to_recordset(${JSON.stringify(inputs)}::jsonb) as i(p int, n text, l text, e text)
+    ), rotated as (
+      select i.p, array_to_string(w.w[s:] || w.w[:s - 1], ' ') as key
+        from input i cross join lateral string_to_array(i.key, ' ') as w(w)
+        cross join lateral generate_series(1, least(${sql.raw(String(rotations))}, cardinality(w.w))) as s
+        where i.key <> ''
     ), found as (
-      select i.p, c.reference from input i cross join lateral (
-        select pr.reference from profiles pr where orgraph_person_key(pr.full_name) = i.key limit ${lookupLimit}
-      ) c where i.key <> ''
+      select r.p, c.reference from rotated r cross join lateral (
+        select pr.reference from profiles pr where orgraph_person_key(pr.full_name) = r.key limit ${lookupLimit}
+      ) c
       union
       select i.p, c.reference from input i cross join lateral (
         select pr.reference from profiles pr where orgraph_linkedin_handle(pr.linkedin_url) = i.l limit ${lookupLimit}
