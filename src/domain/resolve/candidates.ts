@@ -13,8 +13,8 @@ const lookupLimit = sql.raw(String(perLookup));
  * `personNeighbours` each side of each rotation of the input's key (up to `rotations`), in the order of the key and
  * in the order of the key family name first (migration 0031; a typo leaves a name next to its record when it falls
  * past the first word of one of the two orders, and a name written `last, first` is one of the rotations); of these,
- * the names whose key is alike by trigrams, at least `personSimilarity` (a typo in a name of two words still scores
- * above it).
+ * those whose full name is alike the input's by trigrams, at least `personSimilarity` (a typo in a name of two words
+ * still scores above it). Fewer neighbours lost typos near a given name's start (bench/NOTES.md 74).
  */
 const personNeighbours = 16;
 const personNeighboursLimit = sql.raw(String(personNeighbours));
