@@ -111,6 +111,8 @@ export async function buildServer(): Promise<void> {
 export async function startServer(
   databaseUrl: string,
   extraEnv: NodeJS.ProcessEnv = {},
+  /** Another checkout with its own build, to measure its code beside this one's. */
+  root = repositoryRoot,
 ): Promise<BenchServer> {
   const port = await freePort();
   // Node flags for the server alone (heap sizes, --cpu-prof), as command-line flags: NODE_OPTIONS refuses some.
@@ -119,7 +121,7 @@ export async function startServer(
     process.execPath,
     [...productionNodeFlags, ...extraFlags, compiledCli, 'serve'],
     {
-      cwd: repositoryRoot,
+      cwd: root,
       env: {
         ...process.env,
         NODE_ENV: 'production',

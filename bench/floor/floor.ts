@@ -5,6 +5,8 @@
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/orgraph_bench_s100 npx tsx bench/floor/floor.ts brief|nested [rounds] [seconds]
  *
+ * With FLOOR_BEFORE=<another checkout, built>, that checkout's server runs too, as `before`.
+ *
  * Each server's answer to the first sample is checked against orgraph's (the bench's normalisers) before timing.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -110,6 +112,14 @@ const peer = await startPeer(databaseUrl, poolMax);
 const servers: Record<string, Contender> = {
   orgraph: { server: await startServer(databaseUrl), body: orgraphBody, normalise: orgraphNormalise },
 };
+// FLOOR_BEFORE names another checkout, built (`npm run build`), whose server runs beside this one's: a change's
+// before and after in one interleaved run.
+if (process.env.FLOOR_BEFORE)
+  servers.before = {
+    server: await startServer(databaseUrl, {}, process.env.FLOOR_BEFORE),
+    body: orgraphBody,
+    normalise: orgraphNormalise,
+  };
 if (read === 'brief') {
   servers['bare Yoga'] = {
     server: await startBareYoga('defaults'),

@@ -2,8 +2,7 @@
  * What each piece of the request pipeline costs on the brief record (`graphql-organisation-brief`): CPU per
  * request in this process (no HTTP), with one piece left out at a time. The variants are built here, never by the
  * server: the whole app as it serves (`app`), its Yoga server called without the Hono chain (`yoga`), and Yoga
- * servers built like `createGraphqlServer` with one plugin left out, or the Hono chain of the graph's route with
- * one middleware left out. Variants alternate within each round, so load moves them alike.
+ * servers built like `createGraphqlServer` with one plugin left out. Variants alternate within each round, so load moves them alike.
  *
  *   NODE_ENV=production LOG_LEVEL=warn DATABASE_URL=…/orgraph_bench_s100 \
  *     node --import tsx bench/floor/pipeline.ts [requests per variant and round] [rounds] [variant,…]
@@ -15,8 +14,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { createYoga, type Plugin } from 'graphql-yoga';
-import { Hono, type MiddlewareHandler } from 'hono';
-import { every } from 'hono/combine';
+import type { Hono } from 'hono';
 import postgres from 'postgres';
 import { loadPlans } from '../../src/auth/plans.ts';
 import type { ViewerCache } from '../../src/auth/viewer-cache.ts';
@@ -30,7 +28,6 @@ import { usePersistedQueries } from '../../src/graphql/plugins/use-persisted-que
 import { useQueryLimits } from '../../src/graphql/plugins/use-query-limits.ts';
 import { useRequestErrorCodes } from '../../src/graphql/plugins/use-request-error-codes.ts';
 import { schema, schemaWithoutPlanChecks } from '../../src/graphql/schema.ts';
-import { answerSchemaFetch } from '../../src/graphql/schema-fetch.ts';
 import {
   createGraphqlServer,
   currentResponse,
@@ -38,20 +35,13 @@ import {
   useUnexpectedErrorLog,
 } from '../../src/graphql/yoga.ts';
 import type { AppEnv } from '../../src/http/app-env.ts';
-import { authenticate } from '../../src/http/authenticate.ts';
 import { createRequestContext, type RequestContext } from '../../src/http/context.ts';
-import { requireJsonPost } from '../../src/http/cross-origin.ts';
 import { countCostOf } from '../../src/http/limits/count-price.ts';
-import { refuseAsGraphql } from '../../src/http/limits/graphql-refusals.ts';
-import { graphqlBodyLimitBytes, limitBodySize } from '../../src/http/limits/limit-body-size.ts';
-import { limitRequests } from '../../src/http/limits/limit-requests.ts';
 import { createQuotas } from '../../src/http/limits/quotas.ts';
 import { useOperationMetrics } from '../../src/http/observability/graphql-metrics.ts';
-import { observeRequests } from '../../src/http/observability/request-log.ts';
 import { graphqlPath } from '../../src/http/paths.ts';
 import { createPersistedQueryStore } from '../../src/http/persisted-queries.ts';
 import type { AppServices } from '../../src/http/services.ts';
-import { handleError } from '../../src/rest/errors.ts';
 import { createApp } from '../../src/server/app.ts';
 import { benchPlansFile } from '../dataset.ts';
 import { organisationBriefQuery } from '../graph-reads.ts';
@@ -124,39 +114,6 @@ function yogaWithout(left: string | undefined, cache = true) {
 
 type Yoga = ReturnType<typeof createGraphqlServer>;
 
-/** The graph's route of `createApp`, with the middleware named `left` left out. */
-function honoWithout(yoga: Yoga, left: string): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  const requireToken = every(
-    authenticate(services, quotas),
-    ...(left === 'limit-requests' ? [] : [limitRequests(quotas)]),
-  );
-  const guards: [string, MiddlewareHandler<AppEnv>][] = [
-    ['require-json-post', requireJsonPost()],
-    ['schema-fetch', answerSchemaFetch(schema, config.trustProxy)],
-    ['token', requireToken],
-    ['body-size', limitBodySize(graphqlBodyLimitBytes)],
-  ];
-  const guard = refuseAsGraphql(
-    every(...guards.filter(([name]) => name !== left).map(([, middleware]) => middleware)),
-  );
-  if (left !== 'correlation-id') {
-    app.use('*', async (c, next) => {
-      const offered = c.req.header('X-Correlation-ID');
-      const correlationId = offered && /^[A-Za-z0-9._:@/+=-]{1,128}$/.test(offered) ? offered : randomUUID();
-      c.set('correlationId', correlationId);
-      c.header('X-Correlation-ID', correlationId);
-      await next();
-      if (!c.res.headers.has('X-Correlation-ID')) c.res.headers.set('X-Correlation-ID', correlationId);
-    });
-  }
-  if (left !== 'request-log') app.use('*', observeRequests());
-  app.on(['GET', 'POST'], graphqlPath, (c, next) => guard(c, next));
-  app.on(['GET', 'POST'], graphqlPath, (c) => yoga.fetch(c.req.raw, c.var.ctx));
-  app.onError(handleError);
-  return app;
-}
-
 function briefRequest(index: number): Request {
   const body = JSON.stringify({
     query: organisationBriefQuery,
@@ -208,15 +165,6 @@ const viaYoga =
 
 const variants: [string, Send][] = [
   ['app', viaHono(createApp(services))],
-  ['hono route', viaHono(honoWithout(productionYoga, ''))],
-  ...[
-    'correlation-id',
-    'request-log',
-    'require-json-post',
-    'schema-fetch',
-    'limit-requests',
-    'body-size',
-  ].map((name): [string, Send] => [`hono route - ${name}`, viaHono(honoWithout(productionYoga, name))]),
   ['yoga', viaYoga(productionYoga)],
   ['yoga rebuilt', viaYoga(yogaWithout(undefined))],
   ...productionPlugins().map(([name]): [string, Send] => [`yoga - ${name}`, viaYoga(yogaWithout(name))]),

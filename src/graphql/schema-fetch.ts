@@ -26,7 +26,7 @@ import {
   TypeMetaFieldDef,
   validate,
 } from 'graphql';
-import type { MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { bearerToken, isPossibleToken } from '../auth/tokens.ts';
 import type { AppEnv } from '../http/app-env.ts';
@@ -416,29 +416,32 @@ export function answerSize(
 }
 
 /**
- * Answers a GraphQL POST without a usable token when its document only reads the schema, so that GraphiQL's Docs
- * and a client's code generator work before (or without) a token; everything else goes on to the token check,
- * which refuses it as before. A bearer token that could be real goes on too: its holder gets the graph itself. At
+ * The answer to a GraphQL POST without a usable token whose document only reads the schema, so that GraphiQL's Docs
+ * and a client's code generator work before (or without) a token; undefined for everything else, which goes on to
+ * the token check. A bearer token that could be real goes on too: its holder gets the graph itself. At
  * most {@link schemaFetchLimits.perAddress} such answers per client address and window (per instance).
  */
-export function answerSchemaFetch(schema: GraphQLSchema, trustProxy: number): MiddlewareHandler<AppEnv> {
+export function schemaFetchAnswer(
+  schema: GraphQLSchema,
+  trustProxy: number,
+): (c: Context<AppEnv>) => Promise<Response | undefined> {
   const answer = createSchemaFetch(schema);
   const { points, windowSeconds } = schemaFetchLimits.perAddress;
   const perAddress = new RateLimiterMemory({ points, duration: windowSeconds });
-  return async (c, next) => {
+  return async (c) => {
     const token = bearerToken(c.req.header('Authorization'));
-    if (c.req.method !== 'POST' || (token && isPossibleToken(token))) return next();
+    if (c.req.method !== 'POST' || (token && isPossibleToken(token))) return undefined;
     // Read at most the bound: a larger body goes on to the token check, which refuses it without reading it.
     const text = await readBounded(c.req.raw, schemaFetchLimits.bodyBytes);
     let body: unknown;
     try {
       body = text === undefined ? undefined : JSON.parse(text);
     } catch {
-      return next();
+      return undefined;
     }
-    if (!body || typeof body !== 'object' || Array.isArray(body)) return next();
+    if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
     const answered = answer(body as SchemaFetchRequest);
-    if (answered.kind === 'needs-token') return next();
+    if (answered.kind === 'needs-token') return undefined;
 
     const address = clientAddress(c, trustProxy);
     if (address) {

@@ -4,7 +4,7 @@ import { bearerToken, findViewer, isPossibleToken } from '../auth/tokens.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { AppEnv } from './app-env.ts';
 import { clientAddress } from './client-address.ts';
-import { createRequestContext } from './context.ts';
+import { createRequestContext, type RequestContext } from './context.ts';
 import { RequestError } from './errors.ts';
 import { authFailureWindowSeconds, type QuotaState, type Quotas } from './limits/quotas.ts';
 import { RefusedTokens } from './refused-tokens.ts';
@@ -34,41 +34,52 @@ export function authenticate(
   tokenOf: (c: Context<AppEnv>) => string | null | undefined = (c) =>
     bearerToken(c.req.header('Authorization')),
 ): MiddlewareHandler<AppEnv> {
-  const refusedLately = new RefusedTokens(authFailureWindowSeconds * 1000);
+  const identify = identifyCaller(services, quotas);
   return async (c, next) => {
-    const token = tokenOf(c);
+    c.set('ctx', await identify(c, tokenOf(c)));
+    await next();
+  };
+}
+
+/** The context of the caller whose token this is: what {@link authenticate} sets, or the refusal it throws. */
+export type IdentifyCaller = (
+  c: Context<AppEnv>,
+  token: string | null | undefined,
+) => Promise<RequestContext>;
+
+export function identifyCaller(services: AppServices, quotas: Quotas): IdentifyCaller {
+  const refusedLately = new RefusedTokens(authFailureWindowSeconds * 1000);
+  return async (c, token) => {
     if (!token) {
       throw new RequestError('UNAUTHENTICATED', 'Send a bearer token: Authorization: Bearer <token>.');
     }
-    const address = clientAddress(c, services.config.trustProxy);
+    const addressOf = () => clientAddress(c, services.config.trustProxy);
     const refuse = async (): Promise<never> => {
+      const address = addressOf();
       const state = address ? await quotas.authFailures.charge(address) : undefined;
       if (state && !state.allowed) throw tooManyFailures(c, state);
       throw new RequestError('UNAUTHENTICATED', 'The bearer token is unknown, revoked or malformed.');
     };
     if (!isPossibleToken(token)) return refuse();
-    if (address && refusedLately.has(token)) {
-      const state = await quotas.authFailures.peek(address);
-      if (!state.allowed) throw tooManyFailures(c, state);
+    if (refusedLately.has(token)) {
+      const address = addressOf();
+      const state = address ? await quotas.authFailures.peek(address) : undefined;
+      if (state && !state.allowed) throw tooManyFailures(c, state);
     }
     const viewer = await findViewer(services.db, services.plans, token, services.viewerCache);
     if (!viewer) {
       refusedLately.add(token);
       return refuse();
     }
-    c.set(
-      'ctx',
-      createRequestContext({
-        db: services.reads ? await services.reads.choose() : services.db,
-        primaryDb: services.db,
-        config: services.config,
-        plans: services.plans,
-        viewer,
-        correlationId: c.var.correlationId,
-        closing: services.closing,
-      }),
-    );
-    await next();
+    return createRequestContext({
+      db: services.reads ? await services.reads.choose() : services.db,
+      primaryDb: services.db,
+      config: services.config,
+      plans: services.plans,
+      viewer,
+      correlationId: c.var.correlationId,
+      closing: services.closing,
+    });
   };
 }
 

@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import type { AppEnv } from './app-env.ts';
 import { RequestError } from './errors.ts';
@@ -53,14 +53,10 @@ const graphqlPostTypes = new Set(['application/json', 'application/graphql+json'
  * what a browser sends to another site without asking first (no preflight), so executing one would let any page
  * run operations with the credentials its visitor's browser holds.
  */
-export function requireJsonPost(): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    if (c.req.method === 'POST') {
-      const mediaType = (c.req.header('Content-Type') ?? '').split(';', 1)[0]!.trim().toLowerCase();
-      if (!graphqlPostTypes.has(mediaType)) {
-        throw new RequestError('UNSUPPORTED_MEDIA_TYPE', 'Send the operation as JSON.');
-      }
-    }
-    await next();
-  };
+export function requireJsonPost(c: Context<AppEnv>): void {
+  if (c.req.method !== 'POST') return;
+  const mediaType = (c.req.header('Content-Type') ?? '').split(';', 1)[0]!.trim().toLowerCase();
+  if (!graphqlPostTypes.has(mediaType)) {
+    throw new RequestError('UNSUPPORTED_MEDIA_TYPE', 'Send the operation as JSON.');
+  }
 }

@@ -1,18 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { every } from 'hono/combine';
 import { isMigrated } from '../db/migrate.ts';
-import { schema } from '../graphql/schema.ts';
-import { answerSchemaFetch } from '../graphql/schema-fetch.ts';
 import { createGraphqlServer } from '../graphql/yoga.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { authenticate } from '../http/authenticate.ts';
-import { crossOrigin, requireJsonPost } from '../http/cross-origin.ts';
+import { correlationIdOf } from '../http/correlation-id.ts';
+import { crossOrigin } from '../http/cross-origin.ts';
 import { answerForCode } from '../http/errors.ts';
 import { countCostOf } from '../http/limits/count-price.ts';
-import { refuseAsGraphql } from '../http/limits/graphql-refusals.ts';
-import { graphqlBodyLimitBytes, limitBodySize } from '../http/limits/limit-body-size.ts';
 import { limitRequests } from '../http/limits/limit-requests.ts';
 import { createQuotas } from '../http/limits/quotas.ts';
 import { metricsHandler } from '../http/observability/metrics.ts';
@@ -25,9 +21,8 @@ import { errorResponse, handleError } from '../rest/errors.ts';
 import { refuseUnsupportedMethods } from '../rest/operation-guard.ts';
 import { createRestRouter, pathsOf } from '../rest/router.ts';
 import { cachedGraphiqlPage, registerDocsPage } from './docs-page.ts';
+import { graphEndpoint } from './graph-endpoint.ts';
 import { registerHomePage } from './home-page.ts';
-
-const saneCorrelationId = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
 
 /** Composes the service: health probes, the REST `/v1` router and the graph, over one set of services. */
 export function createApp(services: AppServices): Hono<AppEnv> {
@@ -39,24 +34,16 @@ export function createApp(services: AppServices): Hono<AppEnv> {
     countCost: countCostOf(services.config.countTimeoutMs),
   });
   const requireToken = every(authenticate(services, services.quotas), limitRequests(services.quotas));
-  // The schema is public: GraphiQL's Docs and code generators read it without a token (docs/graphql.md).
-  const guardGraphql = refuseAsGraphql(
-    every(
-      requireJsonPost(),
-      answerSchemaFetch(schema, services.config.trustProxy),
-      requireToken,
-      limitBodySize(graphqlBodyLimitBytes),
-    ),
-  );
   const allowOrigins = crossOrigin(services.config.corsOrigins);
+  // First: a graph request runs through its own guards alone, none of the middleware below (graph-endpoint.ts).
+  app.on(['GET', 'POST'], graphqlPath, graphEndpoint(services, services.quotas, yoga, allowOrigins));
 
   app.use('*', async (c, next) => {
-    const offered = c.req.header('X-Correlation-ID');
-    const correlationId = offered && saneCorrelationId.test(offered) ? offered : randomUUID();
+    const correlationId = correlationIdOf(c.req.header('X-Correlation-ID'));
     c.set('correlationId', correlationId);
     c.header('X-Correlation-ID', correlationId);
     await next();
-    // Responses made elsewhere (Yoga's) do not carry the header set before them. Set on the response's own
+    // A response a handler made itself does not carry the header set before it. Set on the response's own
     // headers: `c.header` on a finished response rebuilds it around a streamed body.
     if (!c.res.headers.has('X-Correlation-ID')) c.res.headers.set('X-Correlation-ID', correlationId);
   });
@@ -98,12 +85,8 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   const graphiqlPage = cachedGraphiqlPage(() =>
     yoga.fetch(new Request(`http://orgraph.local${graphqlPath}`, { headers: { Accept: 'text/html' } }), {}),
   );
-  app.on(['GET', 'POST'], graphqlPath, async (c, next) => {
-    const wantsPage = c.req.method === 'GET' && (c.req.header('Accept') ?? '').includes('text/html');
-    if (wantsPage) return graphiqlPage(c);
-    return guardGraphql(c, next);
-  });
-  app.on(['GET', 'POST'], graphqlPath, (c) => yoga.fetch(c.req.raw, c.var.ctx));
+  // The schema is public: GraphiQL's Docs and code generators read it without a token (docs/graphql.md).
+  app.get(graphqlPath, graphiqlPage);
 
   app.notFound((c) =>
     errorResponse(c, answerForCode('NOT_FOUND'), [`No endpoint at ${c.req.method} ${c.req.path}.`]),

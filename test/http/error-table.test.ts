@@ -32,12 +32,7 @@ function appThrowing(error: Error) {
   app.get('/rest', () => {
     throw error;
   });
-  app.get(
-    '/graphql',
-    refuseAsGraphql(async () => {
-      throw error;
-    }),
-  );
+  app.get('/graphql', (c) => refuseAsGraphql(c, error));
   app.onError(handleError);
   return app;
 }

@@ -1,4 +1,4 @@
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import { answerFor, type ErrorAnswer } from '../errors.ts';
 
@@ -28,17 +28,12 @@ export function graphqlRefusal(c: Context<AppEnv>, answer: ErrorAnswer): Respons
 }
 
 /**
- * Runs the HTTP-level guards of the graph (token, rate limit, body size) and answers their refusals the way a
- * GraphQL client expects, with the same status codes and headers as REST; REST answers them in the envelope.
+ * The answer to an error the graph's HTTP guards threw (token, rate limit, body size), the way a GraphQL client
+ * expects it, with the same status codes and headers as REST; REST answers them in the envelope. Any other error
+ * is thrown on, to the app's error handler.
  */
-export function refuseAsGraphql(guard: MiddlewareHandler<AppEnv>): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    try {
-      return await guard(c, next);
-    } catch (error) {
-      const answer = answerFor(error);
-      if (!answer) throw error;
-      return graphqlRefusal(c, answer);
-    }
-  };
+export function refuseAsGraphql(c: Context<AppEnv>, error: unknown): Response {
+  const answer = answerFor(error);
+  if (!answer) throw error;
+  return graphqlRefusal(c, answer);
 }

@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
+import type { Viewer } from '../../auth/tokens.ts';
 import type { AppEnv } from '../app-env.ts';
 import { logger } from './logger.ts';
 import { metrics, recordRequest } from './metrics.ts';
@@ -38,25 +39,48 @@ export function observeRequests(): MiddlewareHandler<AppEnv> {
       await next();
     } finally {
       metrics.httpInFlight.dec();
-      const seconds = (performance.now() - started) / 1000;
-      const route = routeOf(c);
-      const status = c.res.status;
-      recordRequest(c.req.method, route, status, seconds);
-      const level = status >= 500 ? 'warn' : quietRoutes.has(route) ? 'debug' : 'info';
-      // Production runs at warn: a line nobody writes is not built.
-      if (logger().isLevelEnabled(level)) {
-        const viewer = c.get('ctx')?.viewer;
-        const line = {
-          method: c.req.method,
-          route,
-          path: redactPath(c.req.path),
-          status,
-          durationMs: Math.round(seconds * 100_000) / 100,
-          correlationId: c.get('correlationId'),
-          ...(viewer ? { tokenId: viewer.tokenId, plan: viewer.plan.name } : {}),
-        };
-        logger()[level](line, status >= 500 ? 'request failed' : 'request');
-      }
+      finishRequest({
+        method: c.req.method,
+        route: routeOf(c),
+        path: c.req.path,
+        status: c.res.status,
+        started,
+        correlationId: c.get('correlationId'),
+        viewer: c.get('ctx')?.viewer,
+      });
     }
   };
+}
+
+/** What the metric and the log line of one answered request are made of. */
+export interface AnsweredRequest {
+  method: string;
+  /** The matched route pattern (see {@link routeOf}). */
+  route: string;
+  path: string;
+  status: number;
+  /** `performance.now()` when the request arrived. */
+  started: number;
+  correlationId: string | undefined;
+  viewer: Viewer | null | undefined;
+}
+
+/** Records an answered request: its metric sample, and its log line when the level is on. */
+export function finishRequest(request: AnsweredRequest): void {
+  const { method, route, status, viewer } = request;
+  const seconds = (performance.now() - request.started) / 1000;
+  recordRequest(method, route, status, seconds);
+  const level = status >= 500 ? 'warn' : quietRoutes.has(route) ? 'debug' : 'info';
+  // Production runs at warn: a line nobody writes is not built.
+  if (!logger().isLevelEnabled(level)) return;
+  const line = {
+    method,
+    route,
+    path: redactPath(request.path),
+    status,
+    durationMs: Math.round(seconds * 100_000) / 100,
+    correlationId: request.correlationId,
+    ...(viewer ? { tokenId: viewer.tokenId, plan: viewer.plan.name } : {}),
+  };
+  logger()[level](line, status >= 500 ? 'request failed' : 'request');
 }
