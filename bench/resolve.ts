@@ -280,15 +280,16 @@ async function writeMisses<Input>(
   await writeFile(join(directory, `${name}.ndjson`), lines.length > 0 ? `${lines.join('\n')}\n` : '');
 }
 
-/** One call of `POST /v1/resolve/organisations` through the app, timed from request to the last byte read. */
+/** One call of `POST /v1/resolve/organisations` (or `profiles`) through the app, timed to the last byte read. */
 async function timedResolveCall(
   app: Awaited<ReturnType<typeof openInProcessApp>>,
   inputs: unknown[],
+  kind: 'organisations' | 'profiles' = 'organisations',
 ): Promise<number> {
   const started = performance.now();
   const response = await app.fetch({
     method: 'POST',
-    path: '/v1/resolve/organisations',
+    path: `/v1/resolve/${kind}`,
     body: JSON.stringify({ inputs }),
   });
   if (response.status !== 200)
@@ -481,12 +482,36 @@ async function seededDataset(scale: number): Promise<{ url: string; organisation
   }
 }
 
+/** A person's input as the REST body spells it. */
+function profileWireInput(input: ProfileInput): Record<string, string> {
+  const wire = {
+    name: input.name,
+    first_name: input.firstName,
+    last_name: input.lastName,
+    linkedin_url: input.linkedinUrl,
+    email: input.email,
+    organisation: input.organisation,
+    title: input.title,
+  };
+  return Object.fromEntries(
+    Object.entries(wire).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
+}
+
 /**
- * The p50 of a 100-row call at each scale, the calls alternated between the scales so that the machine's load falls
- * on both alike; each scale's inputs are seed 1's labelled set drawn from its own records.
+ * The p50 of a 100-row call at each scale, for organisations and for people, the calls alternated between the scales
+ * (and the kinds) so that the machine's load falls on all alike; each scale's inputs are seed 1's labelled sets drawn
+ * from its own records.
  */
 async function runGrowth(scales: number[], rounds: number, out: string): Promise<void> {
-  const sides = [];
+  const kinds = ['organisations', 'profiles'] as const;
+  const sides: {
+    scale: number;
+    organisations: number;
+    app: Awaited<ReturnType<typeof openInProcessApp>>;
+    sets: Record<(typeof kinds)[number], Labelled<unknown>[]>;
+    times: Record<(typeof kinds)[number], number[]>;
+  }[] = [];
   for (const scale of scales) {
     const dataset = await seededDataset(scale);
     let token = '';
@@ -495,7 +520,7 @@ async function runGrowth(scales: number[], rounds: number, out: string): Promise
       await createToken(app.db, loadPlans(benchPlansFile), { plan: 'enterprise', label: 'bench resolve' })
     ).token;
     const samples = await sampleOrganisations(app.db, 1, 2000);
-    const set = labelledSet<OrganisationSample, OrganisationInput>(
+    const organisations = labelledSet<OrganisationSample, OrganisationInput>(
       1,
       samples,
       2000,
@@ -503,46 +528,64 @@ async function runGrowth(scales: number[], rounds: number, out: string): Promise
       organisationInput,
       (random) => missingOrganisationInput(random, samples, () => false),
     );
-    sides.push({ scale, organisations: dataset.organisations, app, set, times: [] as number[] });
+    const profileSamples = await sampleProfiles(app.db, 1, 2000);
+    const profiles = labelledSet<ProfileSample, ProfileInput>(
+      1,
+      profileSamples,
+      2000,
+      0.2,
+      profileInput,
+      (random) => missingProfileInput(random, profileSamples, () => false),
+    );
+    sides.push({
+      scale,
+      organisations: dataset.organisations,
+      app,
+      sets: {
+        organisations: organisations as Labelled<unknown>[],
+        profiles: profiles.map((item) => ({ ...item, input: profileWireInput(item.input) })),
+      },
+      times: { organisations: [] as number[], profiles: [] as number[] },
+    });
   }
   try {
     const count = Math.min(Math.max(rounds, 1), 200) * 5;
     for (let round = -1; round < count; round += 1) {
-      for (const side of sides) {
-        const inputs = Array.from(
-          { length: 100 },
-          (_, index) => side.set[(Math.max(round, 0) * 101 + index) % side.set.length]!.input,
-        );
-        const elapsed = await timedResolveCall(side.app, inputs);
-        // The first round warms each side's caches and is not counted.
-        if (round >= 0) side.times.push(elapsed);
+      for (const kind of kinds) {
+        for (const side of sides) {
+          const set = side.sets[kind];
+          const inputs = Array.from(
+            { length: 100 },
+            (_, index) => set[(Math.max(round, 0) * 101 + index) % set.length]!.input,
+          );
+          const elapsed = await timedResolveCall(side.app, inputs, kind);
+          // The first round warms each side's caches and is not counted.
+          if (round >= 0) side.times[kind].push(elapsed);
+        }
       }
     }
   } finally {
     for (const side of sides) await side.app.close();
   }
-  const p50 = sides.map((side) =>
-    quantile(
-      [...side.times].sort((a, b) => a - b),
-      0.5,
-    ),
-  );
+  const sorted = (times: number[]) => [...times].sort((a, b) => a - b);
   const lines = [
     `# Resolve: a 100-row call at scales ${scales.join(' and ')}`,
     '',
-    `${new Date().toISOString()}, \`npm run bench -- --resolve --growth ${scales.join(',')} --rounds ${rounds}\`, calls alternated between the scales, load average ${loadavg()[0]!.toFixed(1)}.`,
+    `${new Date().toISOString()}, \`npm run bench -- --resolve --growth ${scales.join(',')} --rounds ${rounds}\`, calls alternated between the scales and kinds, load average ${loadavg()[0]!.toFixed(1)}.`,
     '',
-    '| scale | organisations | calls | p50 | p99 |',
-    '| ---: | ---: | ---: | ---: | ---: |',
-    ...sides.map(
-      (side, index) =>
-        `| ${side.scale} | ${side.organisations} | ${side.times.length} | ${p50[index]!.toFixed(1)} ms | ${quantile(
-          [...side.times].sort((a, b) => a - b),
-          0.99,
-        ).toFixed(1)} ms |`,
+    '| kind | scale | organisations | calls | p50 | p99 |',
+    '| --- | ---: | ---: | ---: | ---: | ---: |',
+    ...kinds.flatMap((kind) =>
+      sides.map(
+        (side) =>
+          `| ${kind} | ${side.scale} | ${side.organisations} | ${side.times[kind].length} | ${quantile(sorted(side.times[kind]), 0.5).toFixed(1)} ms | ${quantile(sorted(side.times[kind]), 0.99).toFixed(1)} ms |`,
+      ),
     ),
     '',
-    `p50 at scale ${scales.at(-1)} over scale ${scales[0]}: ${(p50.at(-1)! / p50[0]!).toFixed(2)}×`,
+    ...kinds.map((kind) => {
+      const p50 = sides.map((side) => quantile(sorted(side.times[kind]), 0.5));
+      return `${kind}: p50 at scale ${scales.at(-1)} over scale ${scales[0]}: ${(p50.at(-1)! / p50[0]!).toFixed(2)}×`;
+    }),
     '',
   ];
   console.log(lines.join('\n'));

@@ -163,4 +163,30 @@ describe('resolveProfiles', () => {
     expect(answer[1]!.status).toBe('matched');
     expect(answer[2]!.candidates[0]!.matchedOn[0]).toMatchObject({ field: 'name', how: 'normalised' });
   });
+
+  it('finds a person by a close name: a typo in the first name, and a typo in a name written last name first', async () => {
+    // People whose name no one else has, written first name then last name, both of five letters or more.
+    const [person, other] = await rows<{
+      reference: string;
+      fullName: string;
+      firstName: string;
+      lastName: string;
+    }>(sql`
+      select p.reference::text, p.full_name as "fullName", p.first_name as "firstName", p.last_name as "lastName"
+        from profiles p
+        where p.full_name = p.first_name || ' ' || p.last_name
+          and p.first_name ~ '^[A-Z][a-z]{4,}$' and p.last_name ~ '^[A-Z][a-z]{4,}$'
+          and (select count(*) from profiles x where orgraph_person_key(x.full_name) = orgraph_person_key(p.full_name)) = 1
+        order by p.reference limit 2`);
+    // Two letters swapped near the start of a word: the name is no longer next to its record in first-name order.
+    const swapped = (word: string) => `${word[0]}${word[2]}${word[1]}${word.slice(3)}`;
+    const firstNameTypo = `${swapped(person!.firstName)} ${person!.lastName}`;
+    const lastFirstTypo = `${other!.lastName}, ${swapped(other!.firstName)}`;
+    const answer = await resolveProfiles(app.services.db, [{ name: firstNameTypo }, { name: lastFirstTypo }]);
+    expect(answer.map((row) => row.candidates[0]?.reference)).toEqual([person!.reference, other!.reference]);
+    expect(answer.map((row) => row.candidates[0]!.matchedOn[0])).toEqual([
+      { field: 'name', input: firstNameTypo, value: person!.fullName, how: 'fuzzy' },
+      { field: 'name', input: lastFirstTypo, value: other!.fullName, how: 'fuzzy' },
+    ]);
+  });
 });

@@ -21,6 +21,9 @@ export const profilesTable = pgTable(
     index('profiles_name_order').on(t.lastName, t.firstName, t.reference),
     // Resolving a list: the name's words in any order, case or accents, and the LinkedIn handle (migration 0029).
     index('profiles_match_key').on(sql`orgraph_person_key(${t.fullName})`),
+    // The same key family name first, so that a close name is also a near one when the typo is in the given name
+    // (migration 0031).
+    index('profiles_family_first_key').on(sql`orgraph_person_key(${t.lastName} || ' ' || ${t.firstName})`),
     index('profiles_linkedin_handle').on(sql`orgraph_linkedin_handle(${t.linkedinUrl})`),
     check('profiles_confidence_range', sql`${t.confidenceScore} between 0 and 1`),
   ],

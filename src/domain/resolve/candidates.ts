@@ -9,10 +9,16 @@ const perLookup = 8;
 const lookupLimit = sql.raw(String(perLookup));
 
 /**
- * The least trigram similarity of a person's full name the people's lookup considers: pg_trgm's 0.3 rechecked
- * thousands of names, and a typo in a name of two words still scores above this.
+ * The close-name lookup of people reads a bounded number of names per input, however many people there are:
+ * `personNeighbours` each side of each rotation of the input's key (up to `rotations`), in the order of the key and
+ * in the order of the key family name first (migration 0031; a typo leaves a name next to its record when it falls
+ * past the first word of one of the two orders, and a name written `last, first` is one of the rotations); of these,
+ * those whose full name is alike the input's by trigrams, at least `personSimilarity` (a typo in a name of two words
+ * still scores above it). Fewer neighbours lost typos near a given name's start (bench/NOTES.md 74).
  */
-const fuzzyThreshold = 0.45;
+const personNeighbours = 16;
+const personNeighboursLimit = sql.raw(String(personNeighbours));
+const personSimilarity = 0.45;
 
 /** Inputs per statement of the close-name lookups. */
 const fuzzyChunk = 50;
@@ -210,8 +216,9 @@ export async function readOrganisationDetails(
 }
 
 /**
- * Every input's candidate people: by the name's key, the LinkedIn handle or the e-mail address in one statement
- * (index probes of migration 0029), then, for the names none of these found, the closest full names by trigrams.
+ * Every input's candidate people: by the name's key in each order of its words (`Hansen, Blake` is Blake Hansen),
+ * the LinkedIn handle or the e-mail address in one statement (index probes of migration 0029), then, for the names none of these found, the close names of a bounded lookup,
+ * fifty inputs a statement.
  */
 export async function findProfileCandidates(
   db: Database,
@@ -225,15 +232,20 @@ export async function findProfileCandidates(
   }));
   if (inputs.every((input) => !input.n && !input.l && !input.e)) return new Map();
   const rows = await withoutJit(db, (tx) =>
-    queryRows<{ p: number; reference: string | null; name: string | null }>(
+    queryRows<{ p: number; reference: string | null; key: string | null }>(
       tx,
       sql`with input as materialized (
       select i.p, orgraph_person_key(i.n) as key, i.n, i.l, i.e
         from jsonb_to_recordset(${JSON.stringify(inputs)}::jsonb) as i(p int, n text, l text, e text)
+    ), rotated as (
+      select i.p, array_to_string(w.w[s:] || w.w[:s - 1], ' ') as key
+        from input i cross join lateral string_to_array(i.key, ' ') as w(w)
+        cross join lateral generate_series(1, least(${sql.raw(String(rotations))}, cardinality(w.w))) as s
+        where i.key <> ''
     ), found as (
-      select i.p, c.reference from input i cross join lateral (
-        select pr.reference from profiles pr where orgraph_person_key(pr.full_name) = i.key limit ${lookupLimit}
-      ) c where i.key <> ''
+      select r.p, c.reference from rotated r cross join lateral (
+        select pr.reference from profiles pr where orgraph_person_key(pr.full_name) = r.key limit ${lookupLimit}
+      ) c
       union
       select i.p, c.reference from input i cross join lateral (
         select pr.reference from profiles pr where orgraph_linkedin_handle(pr.linkedin_url) = i.l limit ${lookupLimit}
@@ -243,26 +255,42 @@ export async function findProfileCandidates(
         select m.profile_reference as reference from profile_emails m where lower(m.value) = i.e limit ${lookupLimit}
       ) c
     )
-    select f.p, f.reference::text, null as name from found f
+    select f.p, f.reference::text, null as key from found f
     union all
-    select i.p, null, i.n from input i where i.key <> '' and not exists (select from found f where f.p = i.p)`,
+    select i.p, null, i.key from input i where i.key <> '' and not exists (select from found f where f.p = i.p)`,
     ),
   );
   const found = groupByInput(rows.filter((row) => row.reference !== null));
   const unfound = rows.flatMap((row) =>
-    row.reference === null && row.name ? [{ p: Number(row.p), t: row.name }] : [],
+    row.reference === null && row.key
+      ? [{ p: Number(row.p), t: queries[Number(row.p)]!.name!.input, r: rotationsOf(row.key) }]
+      : [],
   );
+  const walk = (key: SQL, direction: 'asc' | 'desc') =>
+    sql`(select pr.reference, pr.full_name from profiles pr where ${key} ${sql.raw(direction === 'asc' ? '>=' : '<')} r.k
+      order by ${key} ${sql.raw(direction)} limit ${personNeighboursLimit})`;
+  const key = sql`orgraph_person_key(pr.full_name)`;
+  const familyFirstKey = sql`orgraph_person_key(pr.last_name || ' ' || pr.first_name)`;
   return addCloseNames(
     db,
     found,
     unfound,
+    // The walks return the full name, so that the ranking reads no row twice and computes no key.
     (inputs) =>
-      sql`select i.p, c.reference::text
-      from jsonb_to_recordset(${inputs}::jsonb) as i(p int, t text)
-      cross join lateral (
-        select pr.reference from profiles pr where pr.full_name % i.t
-          order by similarity(pr.full_name, i.t) desc, pr.reference limit ${lookupLimit}
-      ) c`,
+      sql`with input as materialized (
+        select i.p, i.t, i.r from jsonb_to_recordset(${inputs}::jsonb) as i(p int, t text, r jsonb)
+      ), near as (
+        select distinct i.p, c.reference, similarity(c.full_name, i.t) as similarity
+          from input i cross join lateral jsonb_array_elements_text(i.r) as r(k)
+          cross join lateral (
+            ${walk(key, 'asc')} union all ${walk(key, 'desc')}
+            union all ${walk(familyFirstKey, 'asc')} union all ${walk(familyFirstKey, 'desc')}
+          ) c
+      )
+      select p, reference::text from (
+        select p, reference, row_number() over (partition by p order by similarity desc, reference) as rank
+          from near where similarity >= ${sql.raw(String(personSimilarity))}
+      ) n where rank <= ${lookupLimit}`,
   );
 }
 
@@ -310,22 +338,18 @@ export async function readProfileDetails(
   );
 }
 
-/**
- * The names no exact lookup found, `fuzzyChunk` inputs a statement: the closest records, with people's trigram
- * threshold set in the statement's own transaction.
- */
+/** The names no exact lookup found, `fuzzyChunk` inputs a statement: the closest records. */
 async function addCloseNames(
   db: Database,
   found: Map<number, string[]>,
-  unfound: { p: number; t: string }[],
+  unfound: { p: number }[],
   lookup: (inputs: string) => SQL,
 ): Promise<Map<number, string[]>> {
   for (let start = 0; start < unfound.length; start += fuzzyChunk) {
     const chunk = JSON.stringify(unfound.slice(start, start + fuzzyChunk));
-    const close = await withoutJit(db, async (tx) => {
-      await tx.execute(sql.raw(`set local pg_trgm.similarity_threshold = ${fuzzyThreshold}`));
-      return queryRows<{ p: number; reference: string }>(tx, lookup(chunk));
-    });
+    const close = await withoutJit(db, (tx) =>
+      queryRows<{ p: number; reference: string }>(tx, lookup(chunk)),
+    );
     for (const [position, references] of groupByInput(close)) found.set(position, references);
   }
   return found;
