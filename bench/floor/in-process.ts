@@ -5,12 +5,13 @@
  *   NODE_ENV=production LOG_LEVEL=warn node [--cpu-prof] --import tsx bench/floor/in-process.ts [requests] [rounds]
  *
  * With `rounds`, the rounds alternate the schema's own executor (with its plan checks) and the compiled one.
+ * `IN_PROCESS_READ=articles` sends the nested articles read (`graphql-nested`) instead.
  */
 import postgres from 'postgres';
 import { encodeCursor } from '../../src/graphql/keyset.ts';
 import { compiledReads } from '../../src/graphql/plugins/use-compiled-reads.ts';
 import { benchPlansFile, runCli } from '../dataset.ts';
-import { nestedRolesQuery } from '../graph-reads.ts';
+import { nestedArticlesQuery, nestedRolesQuery } from '../graph-reads.ts';
 import { openInProcessApp } from '../statements.ts';
 
 const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/orgraph_bench_s100';
@@ -30,7 +31,7 @@ const send = async (index: number) => {
     method: 'POST',
     path: '/graphql',
     body: JSON.stringify({
-      query: nestedRolesQuery,
+      query: process.env.IN_PROCESS_READ === 'articles' ? nestedArticlesQuery : nestedRolesQuery,
       variables: { after: encodeCursor(keys[index % keys.length]) },
     }),
   });
