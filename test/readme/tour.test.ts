@@ -37,6 +37,19 @@ function freePort(): Promise<number> {
   });
 }
 
+/** Resolves once no process of the group `pgid` is left, or after `timeoutMs`. */
+async function groupGone(pgid: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      process.kill(-pgid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'orgraph-tour-'));
   // The block as written, in a process group of its own so that stopping it stops npm and the server under it.
@@ -71,7 +84,9 @@ afterAll(async () => {
     process.kill(-server.pid, 'SIGTERM');
     await exited;
   }
-  await rm(directory, { recursive: true, force: true });
+  // `sh` exits before the server under it has closed its store: wait until nothing of the group is left.
+  if (server?.pid) await groupGone(server.pid, 30_000);
+  await rm(directory, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
 }, 60_000);
 
 describe('docs/following.md, the tour', () => {
