@@ -20,21 +20,14 @@ function tooManyFailures(c: Context<AppEnv>, state: QuotaState): RequestError {
 }
 
 /**
- * Resolves the bearer token to a viewer and builds the request context; 401 when there is none. A refused token
- * counts against its client address (`quotas.authFailures`); once the address has spent its budget, its refused
- * tokens are answered 429 until the window ends. Every token that can exist is still looked up, so a good token
- * is served whatever other callers at its address (one NAT, one proxy) sent; only a token this instance refused
- * lately is answered 429 without a lookup. A token that cannot exist (its checksum does not match) is refused
- * without a lookup too. `tokenOf` reads the token from elsewhere than the `Authorization` header, for a client that
- * cannot send one (the reconciliation path).
+ * Sets the request context of the caller whose token `tokenOf` reads (the `Authorization` header by default; the
+ * reconciliation path reads it from the path, for a client that cannot send a header), or refuses as `identify` does.
  */
 export function authenticate(
-  services: AppServices,
-  quotas: Quotas,
+  identify: IdentifyCaller,
   tokenOf: (c: Context<AppEnv>) => string | null | undefined = (c) =>
     bearerToken(c.req.header('Authorization')),
 ): MiddlewareHandler<AppEnv> {
-  const identify = identifyCaller(services, quotas);
   return async (c, next) => {
     c.set('ctx', await identify(c, tokenOf(c)));
     await next();
@@ -47,6 +40,14 @@ export type IdentifyCaller = (
   token: string | null | undefined,
 ) => Promise<RequestContext>;
 
+/**
+ * Resolves the bearer token to a viewer and builds the request context; 401 when there is none. A refused token
+ * counts against its client address (`quotas.authFailures`); once the address has spent its budget, its refused
+ * tokens are answered 429 until the window ends. Every token that can exist is still looked up, so a good token
+ * is served whatever other callers at its address (one NAT, one proxy) sent; only a token this instance refused
+ * lately is answered 429 without a lookup. A token that cannot exist (its checksum does not match) is refused
+ * without a lookup too. One per app, so that the tokens refused lately are remembered whichever route refused them.
+ */
 export function identifyCaller(services: AppServices, quotas: Quotas): IdentifyCaller {
   const refusedLately = new RefusedTokens(authFailureWindowSeconds * 1000);
   return async (c, token) => {

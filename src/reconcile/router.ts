@@ -4,7 +4,7 @@ import { cors } from 'hono/cors';
 import type { DataArea } from '../auth/plans.ts';
 import { DomainError, invalidParameter } from '../domain/errors.ts';
 import type { AppEnv } from '../http/app-env.ts';
-import { authenticate } from '../http/authenticate.ts';
+import { authenticate, type IdentifyCaller } from '../http/authenticate.ts';
 import { RequestError } from '../http/errors.ts';
 import { chargeInputs } from '../http/limits/charge-inputs.ts';
 import { limitBodySize } from '../http/limits/limit-body-size.ts';
@@ -33,7 +33,12 @@ export const reconcileBodyLimitBytes = 1024 * 1024;
  * `/reconcile/<token>` (token in the path). Every endpoint answers cross-origin requests from any page, as the
  * specification requires: the token is sent by the client itself, never a cookie, so no page gains a visitor's access.
  */
-export function registerReconcileRoutes(app: Hono<AppEnv>, services: AppServices, quotas: Quotas): void {
+export function registerReconcileRoutes(
+  app: Hono<AppEnv>,
+  services: AppServices,
+  quotas: Quotas,
+  identify: IdentifyCaller,
+): void {
   const anyOrigin = cors({
     origin: '*',
     allowMethods: ['GET', 'POST'],
@@ -43,9 +48,9 @@ export function registerReconcileRoutes(app: Hono<AppEnv>, services: AppServices
   });
   app.use(`${reconcilePath}/*`, anyOrigin);
 
-  const byHeader = every(authenticate(services, quotas), limitRequests(quotas));
+  const byHeader = every(authenticate(identify), limitRequests(quotas));
   const byPath = every(
-    authenticate(services, quotas, (c) => c.req.param('token')),
+    authenticate(identify, (c) => c.req.param('token')),
     limitRequests(quotas),
   );
   for (const [base, requireToken] of [

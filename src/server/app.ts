@@ -4,7 +4,7 @@ import { every } from 'hono/combine';
 import { isMigrated } from '../db/migrate.ts';
 import { createGraphqlServer } from '../graphql/yoga.ts';
 import type { AppEnv } from '../http/app-env.ts';
-import { authenticate } from '../http/authenticate.ts';
+import { authenticate, identifyCaller } from '../http/authenticate.ts';
 import { correlationIdOf } from '../http/correlation-id.ts';
 import { crossOrigin } from '../http/cross-origin.ts';
 import { answerForCode } from '../http/errors.ts';
@@ -33,10 +33,15 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   const yoga = createGraphqlServer(services.quotas, services.persistedQueries, {
     countCost: countCostOf(services.config.countTimeoutMs),
   });
-  const requireToken = every(authenticate(services, services.quotas), limitRequests(services.quotas));
+  const identify = identifyCaller(services, services.quotas);
+  const requireToken = every(authenticate(identify), limitRequests(services.quotas));
   const allowOrigins = crossOrigin(services.config.corsOrigins);
   // First: a graph request runs through its own guards alone, none of the middleware below (graph-endpoint.ts).
-  app.on(['GET', 'POST'], graphqlPath, graphEndpoint(services, services.quotas, yoga, allowOrigins));
+  app.on(
+    ['GET', 'POST'],
+    graphqlPath,
+    graphEndpoint(services, services.quotas, yoga, { identify, allowOrigins }),
+  );
 
   app.use('*', async (c, next) => {
     const correlationId = correlationIdOf(c.req.header('X-Correlation-ID'));
@@ -80,7 +85,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   app.use('/v1/*', refuseUnsupportedMethods(pathsOf(rest)));
   app.use('/v1/*', async (c, next) => (c.req.path === openApiPath ? next() : requireToken(c, next)));
   app.route('/', rest);
-  registerReconcileRoutes(app, services, services.quotas);
+  registerReconcileRoutes(app, services, services.quotas, identify);
 
   const graphiqlPage = cachedGraphiqlPage(() =>
     yoga.fetch(new Request(`http://orgraph.local${graphqlPath}`, { headers: { Accept: 'text/html' } }), {}),

@@ -4,7 +4,7 @@ import { schema } from '../graphql/schema.ts';
 import { schemaFetchAnswer } from '../graphql/schema-fetch.ts';
 import type { createGraphqlServer } from '../graphql/yoga.ts';
 import type { AppEnv } from '../http/app-env.ts';
-import { identifyCaller } from '../http/authenticate.ts';
+import type { IdentifyCaller } from '../http/authenticate.ts';
 import { correlationIdOf } from '../http/correlation-id.ts';
 import { requireJsonPost } from '../http/cross-origin.ts';
 import { refuseAsGraphql } from '../http/limits/graphql-refusals.ts';
@@ -27,9 +27,9 @@ export function graphEndpoint(
   services: AppServices,
   quotas: Quotas,
   yoga: ReturnType<typeof createGraphqlServer>,
-  allowOrigins: MiddlewareHandler<AppEnv> | undefined,
+  guards: { identify: IdentifyCaller; allowOrigins: MiddlewareHandler<AppEnv> | undefined },
 ): MiddlewareHandler<AppEnv> {
-  const identify = identifyCaller(services, quotas);
+  const { identify, allowOrigins } = guards;
   const schemaFetch = schemaFetchAnswer(schema, services.config.trustProxy);
   const countedBody = limitBodySize(graphqlBodyLimitBytes);
 
