@@ -51,6 +51,8 @@ export function graphEndpoint(
         response = c.res;
       }
     } catch (error) {
+      // A refusal after the charge reports the budget too, as does the app's error answer (both built from `c`).
+      for (const [name, value] of headers) c.header(name, value);
       return refuseAsGraphql(c, error);
     }
     // Set on Yoga's response's own headers: `c.header` now would rebuild it around a streamed body.

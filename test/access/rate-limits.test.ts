@@ -96,6 +96,23 @@ describe('rate-limit headers with the shipped plans', () => {
   });
 });
 
+describe('rate-limit headers on a graph request refused after its charge', () => {
+  it('a body over the bound is 413 and still reports the budget it was charged to', async () => {
+    const app = open();
+    const token = await freshToken(app, 'enterprise');
+    const response = await app.request('/graphql', {
+      method: 'POST',
+      token,
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ query: '{ __typename }', variables: { padding: 'x'.repeat(120 * 1024) } }),
+    });
+    expect(response.status).toBe(413);
+    expect(response.headers.get('RateLimit-Policy')).toBe('"enterprise";q=12000;w=60');
+    expect(parseRateLimit(response.headers.get('RateLimit')).remaining).toBe(11999);
+    expect((await response.json()).errors[0].extensions.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+});
+
 async function rejectionCount(kind: string): Promise<number> {
   const values = (await metrics.rateLimitRejections.get()).values;
   return values.find((value) => value.labels.kind === kind)?.value ?? 0;
