@@ -48,6 +48,12 @@ function rotationsOf(key: string): string[] {
     .map((_, index) => [...words.slice(index), ...words.slice(0, index)].join(' '));
 }
 
+/** Each input's key in each order of its words that starts at one of them, in SQL: {@link rotationsOf}'s rule. */
+const rotatedKeys = sql`select i.p, array_to_string(w.w[s:] || w.w[:s - 1], ' ') as key
+  from input i cross join lateral string_to_array(i.key, ' ') as w(w)
+  cross join lateral generate_series(1, least(${sql.raw(String(rotations))}, cardinality(w.w))) as s
+  where i.key <> ''`;
+
 /**
  * Every input's candidates: records whose name or alias has the input name's key in one of its orders (`Bernard et
  * Thomas` is also `Thomas et Bernard`'s), whose domain is the input's host
@@ -72,10 +78,7 @@ export async function findOrganisationCandidates(
       select i.p, orgraph_organisation_key(i.n) as key, i.h, i.t
         from jsonb_to_recordset(${JSON.stringify(inputs)}::jsonb) as i(p int, n text, h text, t text)
     ), rotated as (
-      select i.p, array_to_string(w.w[s:] || w.w[:s - 1], ' ') as key
-        from input i cross join lateral string_to_array(i.key, ' ') as w(w)
-        cross join lateral generate_series(1, least(${sql.raw(String(rotations))}, cardinality(w.w))) as s
-        where i.key <> ''
+      ${rotatedKeys}
     ), found as (
       select r.p, c.reference from rotated r cross join lateral (
         select n.reference from organisation_names n where n.match_key = r.key limit ${lookupLimit}
@@ -217,8 +220,8 @@ export async function readOrganisationDetails(
 
 /**
  * Every input's candidate people: by the name's key in each order of its words (`Hansen, Blake` is Blake Hansen),
- * the LinkedIn handle or the e-mail address in one statement (index probes of migration 0029), then, for the names none of these found, the close names of a bounded lookup,
- * fifty inputs a statement.
+ * the LinkedIn handle or the e-mail address in one statement (index probes of migration 0029), then, for the names
+ * none of these found, the close names of a bounded lookup, fifty inputs a statement.
  */
 export async function findProfileCandidates(
   db: Database,
@@ -238,10 +241,7 @@ export async function findProfileCandidates(
       select i.p, orgraph_person_key(i.n) as key, i.n, i.l, i.e
         from jsonb_to_recordset(${JSON.stringify(inputs)}::jsonb) as i(p int, n text, l text, e text)
     ), rotated as (
-      select i.p, array_to_string(w.w[s:] || w.w[:s - 1], ' ') as key
-        from input i cross join lateral string_to_array(i.key, ' ') as w(w)
-        cross join lateral generate_series(1, least(${sql.raw(String(rotations))}, cardinality(w.w))) as s
-        where i.key <> ''
+      ${rotatedKeys}
     ), found as (
       select r.p, c.reference from rotated r cross join lateral (
         select pr.reference from profiles pr where orgraph_person_key(pr.full_name) = r.key limit ${lookupLimit}
