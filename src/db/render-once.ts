@@ -23,3 +23,35 @@ export function renderedOnce(build: (parameter: SQL) => SQL): (value: unknown) =
     return sql`${sql.raw(pieces.before)}${value}${sql.raw(pieces.after)}`;
   };
 }
+
+/**
+ * {@link renderedOnce} for a statement with named parameters, each used any number of times: `build` receives a
+ * stand-in per name, and the statement is completed with the values by name.
+ */
+export function renderedOnceWith<Name extends string>(
+  build: (parameter: (name: Name) => SQL) => SQL,
+): (values: Readonly<Record<Name, unknown>>) => SQL {
+  let rendered: { pieces: SQL[]; names: Name[] } | undefined;
+  return (values) => {
+    if (!rendered) {
+      const { sql: text, params } = dialect.sqlToQuery(build((name) => sql`${`\u0000${name}`}`));
+      const pieces: SQL[] = [];
+      const names: Name[] = [];
+      let from = 0;
+      for (const match of text.matchAll(/\$(\d+)/g)) {
+        pieces.push(sql.raw(text.slice(from, match.index)));
+        const stand = params[Number(match[1]) - 1];
+        if (typeof stand !== 'string' || !stand.startsWith('\u0000'))
+          throw new Error('a statement rendered once takes its values by name only');
+        names.push(stand.slice(1) as Name);
+        from = match.index + match[0].length;
+      }
+      pieces.push(sql.raw(text.slice(from)));
+      rendered = { pieces, names };
+    }
+    const { pieces, names } = rendered;
+    const chunks: SQL[] = [pieces[0]!];
+    for (let i = 0; i < names.length; i++) chunks.push(sql`${values[names[i]!]}`, pieces[i + 1]!);
+    return sql.join(chunks);
+  };
+}

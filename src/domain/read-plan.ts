@@ -6,6 +6,12 @@ import { organisationsTable } from '../db/schema/organisations.ts';
 import { experiencesTable, profilesTable } from '../db/schema/profiles.ts';
 import type { OrganisationPeople, OrganisationRole } from './organisations/organisation-people.ts';
 import { partitionRoles } from './organisations/organisation-people.ts';
+import {
+  loadProfileArticlesPlan,
+  type PlannedArticlePage,
+  type ProfileArticlesPlan,
+  type plannedArticles,
+} from './profiles/planned-articles.ts';
 import type { Experience, Organisation, Profile } from './records.ts';
 
 /**
@@ -34,6 +40,7 @@ export interface RolePlan {
 export interface ProfilePlan {
   columns: PlannedColumns;
   experiences?: ExperiencePlan;
+  articles?: ProfileArticlesPlan;
 }
 
 export interface ExperiencePlan {
@@ -49,7 +56,10 @@ export const plannedExperiences = Symbol('planned experiences');
 export const plannedOrganisation = Symbol('planned organisation');
 
 export type PlannedOrganisation = Organisation & { [plannedPeople]?: OrganisationPeople };
-export type PlannedProfile = Profile & { [plannedExperiences]?: Experience[] };
+export type PlannedProfile = Profile & {
+  [plannedExperiences]?: Experience[];
+  [plannedArticles]?: PlannedArticlePage;
+};
 export type PlannedExperience = Experience & { [plannedOrganisation]?: Organisation | null };
 
 /** Loads what `plan` asks for below `organisations`, and attaches it to them. */
@@ -104,8 +114,18 @@ export async function loadProfilePlan(
   profiles: readonly PlannedProfile[],
   plan: ProfilePlan,
 ): Promise<void> {
-  const experiencePlan = plan.experiences;
-  if (!experiencePlan || profiles.length === 0) return;
+  if (profiles.length === 0) return;
+  await Promise.all([
+    plan.experiences && loadExperiences(db, profiles, plan.experiences),
+    plan.articles && loadProfileArticlesPlan(db, profiles, plan.articles),
+  ]);
+}
+
+async function loadExperiences(
+  db: Database,
+  profiles: readonly PlannedProfile[],
+  experiencePlan: ExperiencePlan,
+): Promise<void> {
   const e = experiencesTable;
   const rows = await queryRows<PlannedExperience>(
     db,

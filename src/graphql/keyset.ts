@@ -1,3 +1,4 @@
+import { parseCursorConnectionArgs } from '@pothos/core';
 import { type DefaultConnectionArguments, resolveCursorConnection } from '@pothos/plugin-relay';
 import type { z } from 'zod';
 import { invalidParameter } from '../domain/errors.ts';
@@ -33,11 +34,9 @@ export interface KeysetConnection<Node> {
   pageInfo: { startCursor: string; endCursor: string; hasPreviousPage: boolean; hasNextPage: boolean };
 }
 
-export async function resolveKeysetConnection<Node, Key>(
-  args: DefaultConnectionArguments,
-  keys: { schema: z.ZodType<Key>; of: (node: Node) => Key },
-  fetch: (window: ListWindow<Key>) => Promise<readonly Node[]>,
-): Promise<KeysetConnection<Node>> {
+const sizes = { defaultSize: 20, maxSize: maxConnectionPage };
+
+function checkSizes(args: DefaultConnectionArguments): void {
   for (const name of ['first', 'last'] as const) {
     const size = args[name];
     if (size != null && (size < 0 || size > maxConnectionPage)) {
@@ -46,20 +45,35 @@ export async function resolveKeysetConnection<Node, Key>(
       );
     }
   }
+}
+
+function windowOf<Key>(
+  bounds: { after?: string | null; before?: string | null; limit: number; inverted: boolean },
+  schema: z.ZodType<Key>,
+): ListWindow<Key> {
+  return {
+    limit: bounds.limit,
+    inverted: bounds.inverted,
+    ...(bounds.after ? { after: decodeCursor(bounds.after, schema) } : {}),
+    ...(bounds.before ? { before: decodeCursor(bounds.before, schema) } : {}),
+  };
+}
+
+/** The window {@link resolveKeysetConnection} reads for `args`, for a read plan that loads it ahead. */
+export function keysetWindow<Key>(args: DefaultConnectionArguments, schema: z.ZodType<Key>): ListWindow<Key> {
+  checkSizes(args);
+  return windowOf(parseCursorConnectionArgs({ args, ...sizes }), schema);
+}
+
+export async function resolveKeysetConnection<Node, Key>(
+  args: DefaultConnectionArguments,
+  keys: { schema: z.ZodType<Key>; of: (node: Node) => Key },
+  fetch: (window: ListWindow<Key>) => Promise<readonly Node[]>,
+): Promise<KeysetConnection<Node>> {
+  checkSizes(args);
   const connection = await resolveCursorConnection(
-    {
-      args,
-      defaultSize: 20,
-      maxSize: maxConnectionPage,
-      toCursor: (node) => encodeCursor(keys.of(node as Node)),
-    },
-    ({ after, before, limit, inverted }) =>
-      fetch({
-        limit,
-        inverted,
-        ...(after ? { after: decodeCursor(after, keys.schema) } : {}),
-        ...(before ? { before: decodeCursor(before, keys.schema) } : {}),
-      }),
+    { args, ...sizes, toCursor: (node) => encodeCursor(keys.of(node as Node)) },
+    (bounds) => fetch(windowOf(bounds, keys.schema)),
   );
   return connection as KeysetConnection<Node>;
 }

@@ -2,14 +2,24 @@ import {
   type FieldNode,
   type FragmentDefinitionNode,
   GraphQLIncludeDirective,
+  type GraphQLObjectType,
   type GraphQLResolveInfo,
   GraphQLSkipDirective,
+  getArgumentValues,
   getDirectiveValues,
   isAbstractType,
   Kind,
   type SelectionNode,
   type SelectionSetNode,
 } from 'graphql';
+import { z } from 'zod';
+import type { ListWindow } from '../domain/paging.ts';
+import {
+  type ProfileArticlesPlan,
+  profileArticleOptions,
+  profileArticlesKey,
+} from '../domain/profiles/planned-articles.ts';
+import type { ProfileArticleKey, ProfileArticleOptions } from '../domain/profiles/profile-articles.ts';
 import type {
   ExperiencePlan,
   OrganisationPlan,
@@ -17,6 +27,7 @@ import type {
   ProfilePlan,
   RolePlan,
 } from '../domain/read-plan.ts';
+import { keysetWindow } from './keyset.ts';
 
 /**
  * The read plan of a connection, from the selection under it: which levels the request asks for and which
@@ -78,6 +89,43 @@ const profileFields: TypeFields = {
     confidenceScore: ['confidenceScore'],
   },
   byReference: new Set(['currentRole', 'emails', 'articles', 'stakes', 'events']),
+};
+
+const articleFields: TypeFields = {
+  columns: {
+    id: ['reference'],
+    reference: ['reference'],
+    title: ['title'],
+    url: ['url'],
+    publishedAt: ['publishedAt'],
+    licence: ['licence'],
+    content: ['content', 'licence'],
+    offsetsUnit: [],
+  },
+  byReference: new Set(['annotations']),
+};
+
+const annotationFields: TypeFields = {
+  columns: {
+    id: ['reference'],
+    reference: ['reference'],
+    type: ['type'],
+    summary: ['summary'],
+    text: ['text'],
+    start: ['start'],
+    end: ['end'],
+    speaker: [
+      'speakerKind',
+      'speakerName',
+      'speakerRole',
+      'speakerOrganisationName',
+      'speakerProfileReference',
+    ],
+    subject: ['subjectName', 'subjectRole', 'subjectOrganisationName', 'subjectProfileReference'],
+    article: ['articleReference'],
+    historyCount: [],
+  },
+  byReference: new Set(),
 };
 
 const experienceFields: TypeFields = {
@@ -193,7 +241,69 @@ function profilePlan(fields: Collected, state: Collecting): ProfilePlan {
   const plan: ProfilePlan = { columns: columnsOf(fields, profileFields, profileLists) };
   const experiences = fields.get('experiences');
   if (experiences) plan.experiences = experiencePlan(collect(below(experiences), 'Experience', state), state);
+  const articles = fields.get('articles');
+  const articlesPlan = articles && profileArticlesPlan(articles, state);
+  if (articlesPlan) plan.articles = articlesPlan;
   return plan;
+}
+
+/** Throws {@link NotPlanned} when a field is not one of `known`. */
+function only(fields: Collected, known: readonly string[]): void {
+  for (const name of fields.keys())
+    if (name !== '__typename' && !known.includes(name)) throw new NotPlanned();
+}
+
+const noColumns: ReadonlySet<string> = new Set();
+
+/**
+ * A person's articles, when every `articles` field of the selection asks for one page with the same arguments and
+ * no cursor (a cursor pages one person, not a level); otherwise the loader reads them, and the levels above stay
+ * planned.
+ */
+function profileArticlesPlan(
+  nodes: readonly FieldNode[],
+  state: Collecting,
+): ProfileArticlesPlan | undefined {
+  const field = (state.info.schema.getType('Profile') as GraphQLObjectType).getFields().articles;
+  if (!field) return undefined;
+  let planned:
+    | { key: string; options: ProfileArticleOptions; window: ListWindow<ProfileArticleKey> }
+    | undefined;
+  for (const node of nodes) {
+    if (node.arguments?.some((argument) => argument.value.kind === Kind.VARIABLE)) state.variable = true;
+    try {
+      const args = getArgumentValues(field, node, state.info.variableValues);
+      if (args.after != null || args.before != null) return undefined;
+      const options = profileArticleOptions(args as Parameters<typeof profileArticleOptions>[0]);
+      const window = keysetWindow(args, z.never());
+      const key = profileArticlesKey(options, window);
+      if (planned && planned.key !== key) return undefined;
+      planned = { key, options, window };
+    } catch {
+      // Arguments the resolver refuses: it says why, through the loader.
+      return undefined;
+    }
+  }
+  if (!planned) return undefined;
+  try {
+    const connection = collect(below(nodes), 'ProfileArticleConnection', state);
+    only(connection, ['edges', 'pageInfo', 'totalCount']);
+    const edges = collect(below(connection.get('edges') ?? []), 'ProfileArticleEdge', state);
+    only(edges, ['cursor', 'node']);
+    const items = collect(below(edges.get('node') ?? []), 'ProfileArticle', state);
+    only(items, ['article', 'about', 'by', 'events']);
+    const article = collect(below(items.get('article') ?? []), 'Article', state);
+    const sides = [...(items.get('about') ?? []), ...(items.get('by') ?? [])];
+    return {
+      options: planned.options,
+      window: planned.window,
+      article: columnsOf(article, articleFields, noColumns),
+      annotation: columnsOf(collect(below(sides), 'Annotation', state), annotationFields, noColumns),
+    };
+  } catch (error) {
+    if (error instanceof NotPlanned) return undefined;
+    throw error;
+  }
 }
 
 const experienceLists = new Set(['organisation']);
@@ -254,6 +364,6 @@ export function organisationConnectionPlan(info: GraphQLResolveInfo): Organisati
 export function profileConnectionPlan(info: GraphQLResolveInfo): ProfilePlan | undefined {
   return connectionPlan(info, 'Profile', (fields, state) => {
     const plan = profilePlan(fields, state);
-    return plan.experiences ? plan : null;
+    return plan.experiences || plan.articles ? plan : null;
   });
 }

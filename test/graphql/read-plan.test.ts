@@ -3,6 +3,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { countStatements } from '../../src/db/database.ts';
 import { readPlans } from '../../src/graphql/read-plan.ts';
 import {
+  articlesEverywhere,
+  articlesFiltered,
+  articlesTwoWays,
   everything,
   executivesArticles,
   nestedArticles,
@@ -51,7 +54,10 @@ async function answer(
     const text = JSON.stringify(body);
     expect(result.status, text).toBe(200);
     expect(text, text).toMatch(/^\{"(data|errors)"/);
-    return { text, statements, loads: loads.mock.calls.length };
+    const articlePages = loads.mock.calls.filter(
+      ([key]) => (key as { args?: { options?: unknown } }).args?.options,
+    );
+    return { text, statements, loads: loads.mock.calls.length, articlePages: articlePages.length };
   } finally {
     readPlans.enabled = true;
   }
@@ -61,12 +67,17 @@ async function same(
   query: string,
   variables: Record<string, unknown>,
   plan: PlanName = 'enterprise',
-): Promise<{ text: string; planned: number; loaded: number }> {
+): Promise<{ text: string; planned: number; loaded: number; articlePages: number }> {
   const byLoaders = await answer(query, variables, false, plan);
   const byPlan = await answer(query, variables, true, plan);
   expect(byPlan.loads).toBeLessThan(byLoaders.loads);
   expect(byPlan.text).toBe(byLoaders.text);
-  return { text: byPlan.text, planned: byPlan.statements, loaded: byLoaders.statements };
+  return {
+    text: byPlan.text,
+    planned: byPlan.statements,
+    loaded: byLoaders.statements,
+    articlePages: byPlan.articlePages,
+  };
 }
 
 describe('a connection read by its plan answers as the loaders do', () => {
@@ -85,9 +96,49 @@ describe('a connection read by its plan answers as the loaders do', () => {
     expect(planned).toBeLessThanOrEqual(loaded);
   });
 
-  it('gives the nested articles, with the articles read through their loader', async () => {
-    const { text } = await same(nestedArticles, { first: 20 });
+  it('gives the nested articles, read by plan with the texts their licence shows', async () => {
+    const { text, planned, loaded, articlePages } = await same(nestedArticles, { first: 20 });
     expect(text).toContain('"articles":{"edges":[{');
+    expect(text).toMatch(/"text":null/);
+    expect(text).toMatch(/"text":"[^"]/);
+    expect(articlePages).toBe(0);
+    expect(planned).toBeLessThanOrEqual(loaded - 2);
+  });
+
+  it('gives articles under aliases and fragments, both licences, the page and its total', async () => {
+    for (const collapse of ['LATEST', 'NONE']) {
+      const { text, articlePages } = await same(articlesEverywhere, {
+        first: 10,
+        people: 5,
+        articles: 1,
+        collapse,
+      });
+      expect(JSON.parse(text).errors).toBeUndefined();
+      expect(articlePages).toBe(0);
+      expect(text).toContain('"licence":"METADATA_ONLY","content":null');
+      expect(text).toMatch(/"licence":"FULL_TEXT","content":"[^"]/);
+      expect(text).toMatch(/"text":null/);
+      expect(text).toMatch(/"text":"[^"]/);
+      expect(text).toContain('"hasNextPage":true');
+      expect(text).toContain('"same":{"edges"');
+      expect(text.includes('"historyCount":null')).toBe(collapse === 'NONE');
+    }
+  });
+
+  it('gives articles filtered, read backwards and below the profiles list', async () => {
+    const { text, articlePages } = await same(articlesFiltered, { first: 8 });
+    expect(JSON.parse(text).errors).toBeUndefined();
+    expect(articlePages).toBe(0);
+    expect(text).toContain('"hasPreviousPage":true');
+    expect(text).toContain('"annotations":[{');
+    expect(text).toMatch(/"profiles":\{"edges":\[.*"by":\[\{"summary"/);
+  });
+
+  it('leaves articles asked with two sets of arguments to the loader', async () => {
+    const { text, articlePages } = await same(articlesTwoWays, { first: 10 });
+    expect(JSON.parse(text).errors).toBeUndefined();
+    expect(text).toContain('"reviews":{"edges":[{');
+    expect(articlePages).toBeGreaterThan(0);
   });
 
   it('gives the profiles list and its people’s experiences', async () => {

@@ -106,3 +106,105 @@ export const people = /* GraphQL */ `
     }
   }
 `;
+
+/** People's articles every way the plan reads them: aliases, fragments, both licences' texts, the page around. */
+export const articlesEverywhere = /* GraphQL */ `
+  query ArticlesEverywhere($first: Int!, $people: Int!, $articles: Int!, $collapse: Collapse!) {
+    organisations(first: $first, filter: { showEmpty: true }) {
+      edges {
+        node {
+          name
+          currentExecutives {
+            profile {
+              fullName
+              articles(first: $articles, collapse: $collapse) {
+                totalCount { value }
+                pageInfo { hasNextPage }
+                edges { node { article { title licence content } about { summary text } by { text } } }
+              }
+            }
+          }
+        }
+      }
+    }
+    profiles(first: $people) {
+      edges {
+        node {
+    fullName
+    articles(first: $articles, collapse: $collapse) {
+      totalCount { value isEstimate }
+      pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+      edges {
+        cursor
+        node {
+          __typename
+          article { id reference title url publishedAt licence content offsetsUnit }
+          about { ...Statement }
+          by { ...Statement speaker { profile { fullName } } }
+        }
+      }
+    }
+    same: articles(first: $articles, collapse: $collapse) { edges { node { article { title } } } }
+        }
+      }
+    }
+  }
+  fragment Statement on Annotation {
+    id type summary text start end historyCount
+    speaker { kind name role organisationName }
+    subject { name role organisationName profile { reference } }
+    article { title licence }
+  }
+`;
+
+/** Articles filtered and read backwards, below organisations and below the profiles list. */
+export const articlesFiltered = /* GraphQL */ `
+  query ArticlesFiltered($first: Int!) {
+    organisations(first: $first, filter: { showEmpty: true }) {
+      edges {
+        node {
+          currentExecutives {
+            profile {
+              articles(last: 1, type: REVIEW, collapse: NONE) {
+                totalCount { value }
+                pageInfo { hasPreviousPage startCursor }
+                edges {
+                  cursor
+                  node {
+                    article { content annotations { summary text } }
+                    about { summary text }
+                    by { text historyCount }
+                    events { __typename }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    profiles(first: 10) {
+      edges { node { fullName articles(first: 2, role: BY) { totalCount { value } edges { node { by { summary text } } } } } }
+    }
+  }
+`;
+
+/** One person's articles asked with two sets of arguments, which the plan leaves to the loader. */
+export const articlesTwoWays = /* GraphQL */ `
+  query ArticlesTwoWays($first: Int!) {
+    organisations(first: $first, filter: { showEmpty: true }) {
+      edges {
+        node {
+          currentExecutives {
+            profile {
+              fullName
+              experiences { occupationTitle }
+              about: articles(first: 3, role: ABOUT) { edges { node { about { summary text } } } }
+              reviews: articles(first: 2, type: REVIEW) { edges { node { by { summary text } } } }
+            }
+          }
+        }
+      }
+    }
+  }
+`;

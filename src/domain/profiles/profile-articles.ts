@@ -1,5 +1,6 @@
 import { getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../../db/database.ts';
+import { renderedOnceWith } from '../../db/render-once.ts';
 import { type Annotation, type Article, annotationsTable, articlesTable } from '../../db/schema/articles.ts';
 import { profilesTable } from '../../db/schema/profiles.ts';
 import { notFound } from '../errors.ts';
@@ -79,7 +80,7 @@ export async function findProfileArticles(
   if (profileReferences.length === 0) return new Map();
   const rows = await queryRows<ProfileArticleRow>(
     db,
-    profileArticlesQuery(profileReferences, options, window),
+    profileArticlesStatement(profileReferences, options, window, annotationKeys, []),
   );
   const articleReferences = [
     ...new Set(rows.flatMap((row) => (row.reference ? (row.articleReference ?? []) : []))),
@@ -114,6 +115,21 @@ export function assembleProfileArticles(
   articles: ReadonlyMap<string, Article>,
   options: Pick<ProfileArticleOptions, 'collapse'>,
 ): Map<string, ProfileArticlePage> {
+  return assembleProfileArticlePages(
+    rows,
+    options,
+    (row) => articles.get(row.articleReference!),
+    toAnnotation,
+  );
+}
+
+/** {@link assembleProfileArticles} with the article and the statement of a row taken by the caller. */
+export function assembleProfileArticlePages<Row extends ProfileArticleRow>(
+  rows: readonly Row[],
+  options: Pick<ProfileArticleOptions, 'collapse'>,
+  articleOf: (row: Row) => Article | undefined,
+  annotationOf: (row: Row) => ProfileAnnotation,
+): Map<string, ProfileArticlePage> {
   const pages = new Map<string, ProfileArticlePage>();
   const itemByPosition = new Map<string, ProfileArticle>();
   for (const row of rows) {
@@ -126,7 +142,7 @@ export function assembleProfileArticles(
     const positionKey = `${row.personReference}:${row.windowRank}`;
     let item = itemByPosition.get(positionKey);
     if (!item) {
-      const article = articles.get(row.articleReference!);
+      const article = articleOf(row);
       if (!article) continue;
       item = {
         article,
@@ -137,7 +153,7 @@ export function assembleProfileArticles(
       itemByPosition.set(positionKey, item);
       page.items.push(item);
     }
-    const annotation = toAnnotation(row);
+    const annotation = annotationOf(row);
     if (options.collapse === 'latest') annotation.historyCount = Number(row.historyCount);
     item[row.role].push(annotation);
   }
@@ -145,7 +161,10 @@ export function assembleProfileArticles(
 }
 
 const annotationColumns = getTableColumns(annotationsTable);
-const annotationKeys = Object.keys(annotationColumns) as (keyof Annotation)[];
+/** Every statement column, in the table's order. */
+export const annotationKeys = Object.keys(annotationColumns) as (keyof Annotation)[];
+/** Every article column, in the table's order. */
+export const articleKeys = Object.keys(getTableColumns(articlesTable)) as (keyof Article)[];
 
 function toAnnotation(row: ProfileArticleRow): ProfileAnnotation {
   const annotation = {} as Record<string, unknown>;
@@ -153,12 +172,91 @@ function toAnnotation(row: ProfileArticleRow): ProfileAnnotation {
   return annotation as unknown as ProfileAnnotation;
 }
 
-/** Every annotation column, named by its camelCase key so that the rows come back shaped as `Annotation`. */
-function annotationSelection(): SQL {
-  return sql.join(
-    Object.entries(annotationColumns).map(([key, column]) => sql`${column} as ${sql.identifier(key)}`),
-    sql`, `,
-  );
+/** The statement columns the folding, the paging and the grouping read, whatever else is selected. */
+const seriesKeys = new Set<keyof Annotation>([
+  'reference',
+  'articleReference',
+  'organisationReference',
+  'type',
+  'speakerKind',
+  'speakerName',
+  'speakerProfileReference',
+  'start',
+]);
+
+/** The prefix of a joined article column's property in a statement row. */
+export const articleColumnPrefix = 'article_';
+
+type StatementValue =
+  | 'references'
+  | 'type'
+  | 'afterPublishedAt'
+  | 'afterReference'
+  | 'beforePublishedAt'
+  | 'beforeReference'
+  | 'offset'
+  | 'end';
+
+/** What a statement's text depends on; its values come apart. */
+interface StatementShape {
+  type: boolean;
+  role: AnnotationRole | null;
+  collapse: CollapseMode;
+  after: boolean;
+  before: boolean;
+  inverted: boolean;
+  /** Statement columns in each row, besides the reference and the article's. */
+  annotationKeys: readonly (keyof Annotation)[];
+  /** Article columns joined to each row (as `article_<key>`); none leaves the articles to be read apart. */
+  articleKeys: readonly (keyof Article)[];
+}
+
+/** Statements rendered once per shape; a shape comes from a document, so their number is capped. */
+const statements = new Map<string, (values: Readonly<Record<StatementValue, unknown>>) => SQL>();
+
+/**
+ * The statement of people's article pages, its text rendered once per shape: `annotations` and `articles` name the
+ * columns each row carries (in any order; the table's order is used).
+ */
+export function profileArticlesStatement(
+  profileReferences: readonly string[],
+  options: ProfileArticleOptions,
+  window: ListWindow<ProfileArticleKey>,
+  annotations: readonly (keyof Annotation)[],
+  articles: readonly (keyof Article)[],
+): SQL {
+  const shape: StatementShape = {
+    type: options.type !== undefined,
+    role: options.role ?? null,
+    collapse: options.collapse,
+    after: window.after !== undefined,
+    before: window.before !== undefined,
+    inverted: window.inverted === true,
+    annotationKeys: annotationKeys.filter(
+      (key) => key === 'reference' || key === 'articleReference' || annotations.includes(key),
+    ),
+    articleKeys: articleKeys.filter((key) => articles.includes(key)),
+  };
+  const key = JSON.stringify(shape);
+  let statement = statements.get(key);
+  if (!statement) {
+    if (statements.size >= 256) statements.clear();
+    statement = renderedOnceWith((value: (name: StatementValue) => SQL) =>
+      profileArticlesQuery(shape, value),
+    );
+    statements.set(key, statement);
+  }
+  const offset = window.offset ?? 0;
+  return statement({
+    references: `{${profileReferences.join(',')}}`,
+    type: options.type ?? null,
+    afterPublishedAt: window.after?.publishedAt ?? null,
+    afterReference: window.after?.articleReference ?? null,
+    beforePublishedAt: window.before?.publishedAt ?? null,
+    beforeReference: window.before?.articleReference ?? null,
+    offset,
+    end: offset + window.limit,
+  });
 }
 
 function fromAlias(alias: string, keys: readonly string[]): SQL {
@@ -180,39 +278,44 @@ function fromAlias(alias: string, keys: readonly string[]): SQL {
  *   reading direction and cut to the window;
  * - `totals`: one row per known person, with the count of their articles before paging.
  */
-function profileArticlesQuery(
-  profileReferences: readonly string[],
-  options: ProfileArticleOptions,
-  window: ListWindow<ProfileArticleKey>,
-): SQL {
+function profileArticlesQuery(shape: StatementShape, value: (name: StatementValue) => SQL): SQL {
   const a = annotationsTable;
-  const refs = [...profileReferences];
-  const typeFilter = options.type ? sql` and ${a.type} = ${options.type}` : sql``;
+  const references = sql`any(${value('references')}::uuid[])`;
+  const selection = sql.join(
+    annotationKeys
+      .filter((key) => seriesKeys.has(key) || shape.annotationKeys.includes(key))
+      .map((key) => sql`${annotationColumns[key]} as ${sql.identifier(key)}`),
+    sql`, `,
+  );
+  const typeFilter = shape.type ? sql` and ${a.type} = ${value('type')}` : sql``;
   const sides: SQL[] = [];
-  if (options.role !== 'by') {
+  if (shape.role !== 'by') {
     sides.push(
-      sql`select ${annotationSelection()}, 'about'::text as "role", ${a.subjectProfileReference} as "personReference" from ${a} where ${inArray(a.subjectProfileReference, refs)}${typeFilter}`,
+      sql`select ${selection}, 'about'::text as "role", ${a.subjectProfileReference} as "personReference" from ${a} where ${a.subjectProfileReference} = ${references}${typeFilter}`,
     );
   }
-  if (options.role !== 'about') {
+  if (shape.role !== 'about') {
     sides.push(
-      sql`select ${annotationSelection()}, 'by'::text as "role", ${a.speakerProfileReference} as "personReference" from ${a} where ${inArray(a.speakerProfileReference, refs)}${typeFilter}`,
+      sql`select ${selection}, 'by'::text as "role", ${a.speakerProfileReference} as "personReference" from ${a} where ${a.speakerProfileReference} = ${references}${typeFilter}`,
     );
   }
   const series = sql`m."personReference", m."role", coalesce(m."organisationReference"::text, 'annotation:' || m."reference"::text), m."type", coalesce(m."speakerProfileReference"::text, m."speakerKind"::text || ':' || m."speakerName")`;
   const keyset: SQL[] = [];
-  if (window.after) {
+  if (shape.after) {
     keyset.push(
-      sql`("publishedAt", "articleReference") < (${window.after.publishedAt}::timestamptz, ${window.after.articleReference}::uuid)`,
+      sql`("publishedAt", "articleReference") < (${value('afterPublishedAt')}::timestamptz, ${value('afterReference')}::uuid)`,
     );
   }
-  if (window.before) {
+  if (shape.before) {
     keyset.push(
-      sql`("publishedAt", "articleReference") > (${window.before.publishedAt}::timestamptz, ${window.before.articleReference}::uuid)`,
+      sql`("publishedAt", "articleReference") > (${value('beforePublishedAt')}::timestamptz, ${value('beforeReference')}::uuid)`,
     );
   }
-  const direction = sql.raw(window.inverted ? 'asc' : 'desc');
-  const offset = window.offset ?? 0;
+  const direction = sql.raw(shape.inverted ? 'asc' : 'desc');
+  const articleColumns = getTableColumns(articlesTable);
+  const joined = shape.articleKeys.map(
+    (key) => sql`, ${articleColumns[key]} as ${sql.identifier(articleColumnPrefix + key)}`,
+  );
   return sql`
     with mine as (${sql.join(sides, sql` union all `)}),
     ranked as (
@@ -221,7 +324,7 @@ function profileArticlesQuery(
         (count(*) over (partition by ${series}))::int as "historyCount"
       from mine m join ${articlesTable} art on art.reference = m."articleReference"
     ),
-    kept as (select * from ranked${options.collapse === 'latest' ? sql` where "seriesRank" = 1` : sql``}),
+    kept as (select * from ranked${shape.collapse === 'latest' ? sql` where "seriesRank" = 1` : sql``}),
     article_list as (
       select distinct "personReference", "articleReference", "publishedAt" from kept
     ),
@@ -229,18 +332,22 @@ function profileArticlesQuery(
       select al.*, row_number() over (partition by "personReference" order by "publishedAt" ${direction}, "articleReference" ${direction}) as "windowRank"
       from article_list al${keyset.length > 0 ? sql` where ${sql.join(keyset, sql` and `)}` : sql``}
     ),
-    page as (select * from windowed where "windowRank" > ${offset} and "windowRank" <= ${offset + window.limit}),
+    page as (select * from windowed where "windowRank" > ${value('offset')} and "windowRank" <= ${value('end')}),
     totals as (
       select ${profilesTable.reference} as "personReference",
         (select count(*) from article_list al where al."personReference" = ${profilesTable.reference})::int as total
-      from ${profilesTable} where ${inArray(profilesTable.reference, refs)}
+      from ${profilesTable} where ${profilesTable.reference} = ${references}
     )
     select t."personReference", t.total, pg."windowRank"::int as "windowRank",
       to_char(pg."publishedAt" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "publishedKey",
-      ${fromAlias('k', annotationKeys)}, k."role", k."historyCount"
+      ${fromAlias('k', shape.annotationKeys)}, k."role", k."historyCount"${sql.join(joined)}
     from totals t
     left join page pg on pg."personReference" = t."personReference"
-    left join kept k on k."personReference" = pg."personReference" and k."articleReference" = pg."articleReference"
+    left join kept k on k."personReference" = pg."personReference" and k."articleReference" = pg."articleReference"${
+      joined.length > 0
+        ? sql` left join ${articlesTable} on ${articlesTable.reference} = pg."articleReference"`
+        : sql``
+    }
     order by t."personReference", pg."windowRank", k."role", k."start", k."reference"`;
 }
 

@@ -1,4 +1,5 @@
 import { licenceAllowsText } from '../../domain/articles/licence.ts';
+import { type PlannedAnnotation, plannedLicence } from '../../domain/profiles/planned-articles.ts';
 import type { ProfileAnnotation } from '../../domain/profiles/profile-articles.ts';
 import type { Annotation } from '../../domain/records.ts';
 import { annotationTypes, speakerKinds } from '../../domain/vocabulary/articles.ts';
@@ -108,9 +109,12 @@ builder.node(AnnotationRef, {
     text: t.string({
       nullable: true,
       description: "The verbatim passage; null when the article's licence (`METADATA_ONLY`) withholds it.",
-      resolve: async (annotation, _args, context) => {
-        const article = await context.loaders.articleByReference.load(annotation.articleReference);
-        return article && licenceAllowsText(article.licence) ? annotation.text : null;
+      resolve: (annotation: PlannedAnnotation, _args, context) => {
+        const licence = annotation[plannedLicence];
+        if (licence) return licenceAllowsText(licence) ? annotation.text : null;
+        return context.loaders.articleByReference
+          .load(annotation.articleReference)
+          .then((article) => (article && licenceAllowsText(article.licence) ? annotation.text : null));
       },
     }),
     start: t.exposeInt('start', {

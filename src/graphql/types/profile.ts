@@ -10,6 +10,11 @@ import {
   profileTypes,
 } from '../../domain/profiles/find-profiles.ts';
 import {
+  plannedArticles,
+  profileArticleOptions,
+  profileArticlesKey,
+} from '../../domain/profiles/planned-articles.ts';
+import {
   annotationRoles,
   collapseModes,
   type ProfileArticle,
@@ -196,21 +201,21 @@ builder.node(ProfileRef, {
             description: 'How repeated yearly statements are treated; `LATEST` by default.',
           }),
         },
-        resolve: async (profile, args, context) => {
-          const options = {
-            collapse: args.collapse,
-            ...(args.type ? { type: args.type } : {}),
-            ...(args.role ? { role: args.role } : {}),
-          };
+        resolve: async (profile: PlannedProfile, args, context) => {
+          const options = profileArticleOptions(args);
           let total: Total = { value: 0, isEstimate: false };
           const connection = await resolveKeysetConnection<ProfileArticle, ProfileArticleKey>(
             args,
             { schema: profileArticleKeySchema, of: (item) => item.key },
             async (window) => {
-              const page = await context.loaders.profileArticles.load({
-                reference: profile.reference,
-                args: { options, window },
-              });
+              const planned = profile[plannedArticles];
+              const page =
+                planned && planned.key === profileArticlesKey(options, window)
+                  ? planned.page
+                  : await context.loaders.profileArticles.load({
+                      reference: profile.reference,
+                      args: { options, window },
+                    });
               total = page.total;
               return page.items;
             },
