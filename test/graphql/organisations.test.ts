@@ -1,6 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countStatements, queryRows } from '../../src/db/database.ts';
+import { captureStatements, countStatements, queryRows } from '../../src/db/database.ts';
 import type { Envelope } from '../support/test-app.ts';
 import { openTestApp, type TestApp } from '../support/test-app.ts';
 
@@ -257,6 +257,32 @@ describe('Organisation', () => {
       })),
     ).toEqual(ownership.profile_owners);
     expect(data.organisation.profileOwners.every((s: Json) => s.isActive)).toBe(true);
+  });
+
+  it('reads the whole record in one statement, with or without an assets summary', async () => {
+    const [withSummary, withoutSummary] = await Promise.all(
+      ['exists', 'not exists'].map(async (which) => {
+        const [row] = await rows<{ reference: string }>(sql`
+          select o.reference from organisations o
+          where ${sql.raw(which)} (select 1 from client_summaries x where x.organisation_reference = o.reference)
+          order by o.reference limit 1`);
+        return row!.reference;
+      }),
+    );
+    const wholeRecord = `query ($reference: UUID!) { organisation(reference: $reference) {
+      name aliases { name } tickers { value } domains { domain } phones { number }
+      industries { isPrimary } addresses { company { city } } clientSummary { publishDate } } }`;
+    for (const [reference, hasSummary] of [
+      [withSummary!, true],
+      [withoutSummary!, false],
+    ] as const) {
+      const { result, sent } = await captureStatements(() => app.graphql<Json>(wholeRecord, { reference }));
+      expect(result.body.errors).toBeUndefined();
+      expect(result.body.data.organisation.clientSummary === null).toBe(!hasSummary);
+      // Beside the caller's token lookup (the embedded store keeps no viewer cache).
+      const reads = sent.filter((statement) => !statement.query.includes('"api_tokens"'));
+      expect(reads).toHaveLength(1);
+    }
   });
 
   it('answers null for an unknown reference', async () => {

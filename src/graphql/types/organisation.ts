@@ -16,7 +16,11 @@ import {
   type OrganisationRole,
   partitionRoles,
 } from '../../domain/organisations/organisation-people.ts';
-import { loadOrganisationRecord } from '../../domain/organisations/organisation-record.ts';
+import {
+  loadOrganisationRecord,
+  type OrganisationWithParts,
+  recordParts,
+} from '../../domain/organisations/organisation-record.ts';
 import { sizeBand } from '../../domain/organisations/size-band.ts';
 import { loadOrganisationPlan, type PlannedOrganisation, plannedPeople } from '../../domain/read-plan.ts';
 import type {
@@ -249,45 +253,55 @@ builder.node(OrganisationRef, {
     aliases: t.field({
       type: [OrganisationAliasRef],
       description: 'Other names: those in use first, then the latest ended first.',
-      resolve: (organisation, _args, context) =>
+      resolve: (organisation: OrganisationWithParts, _args, context) =>
+        organisation[recordParts]?.aliases ??
         context.loaders.aliasesByOrganisation.load(organisation.reference),
     }),
     tickers: t.field({
       type: [TickerRef],
       description: 'Listings, the primary one first.',
-      resolve: (organisation, _args, context) =>
+      resolve: (organisation: OrganisationWithParts, _args, context) =>
+        organisation[recordParts]?.tickers ??
         context.loaders.tickersByOrganisation.load(organisation.reference),
     }),
     domains: t.field({
       type: [OrganisationDomainRef],
       description: 'Web domains, the most confident first.',
-      resolve: (organisation, _args, context) =>
+      resolve: (organisation: OrganisationWithParts, _args, context) =>
+        organisation[recordParts]?.domains ??
         context.loaders.domainsByOrganisation.load(organisation.reference),
     }),
     phones: t.field({
       type: [OrganisationPhoneRef],
       description: 'Telephone numbers, main numbers first.',
-      resolve: (organisation, _args, context) =>
+      resolve: (organisation: OrganisationWithParts, _args, context) =>
+        organisation[recordParts]?.phones ??
         context.loaders.phonesByOrganisation.load(organisation.reference),
     }),
     industries: t.field({
       type: [OrganisationIndustryRef],
       description: 'GICS classification, the primary node first.',
-      resolve: (organisation, _args, context) =>
+      resolve: (organisation: OrganisationWithParts, _args, context) =>
+        organisation[recordParts]?.industries ??
         context.loaders.industriesByOrganisation.load(organisation.reference),
     }),
     addresses: t.field({
       type: OrganisationAddressesRef,
       description: 'The company and mailing addresses.',
-      resolve: async (organisation, _args, context) =>
-        addressesByKind(await context.loaders.addressesByOrganisation.load(organisation.reference)),
+      resolve: (organisation: OrganisationWithParts, _args, context) =>
+        organisation[recordParts]?.addresses ??
+        context.loaders.addressesByOrganisation.load(organisation.reference).then(addressesByKind),
     }),
     clientSummary: t.field({
       type: ClientSummaryRef,
       nullable: true,
       description: 'The latest assets-under-management record, or null.',
-      resolve: (organisation, _args, context) =>
-        context.loaders.latestClientSummaryByOrganisation.load(organisation.reference),
+      resolve: (organisation: OrganisationWithParts, _args, context) => {
+        const parts = organisation[recordParts];
+        return parts
+          ? parts.clientSummary
+          : context.loaders.latestClientSummaryByOrganisation.load(organisation.reference);
+      },
     }),
     clientSummaries: t.field({
       type: [ClientSummaryRef],
@@ -328,13 +342,13 @@ builder.queryField('organisation', (t) =>
       if (!asksForParts(info.fieldNodes, info.fragments)) {
         return context.loaders.organisationByReference.load(args.reference);
       }
-      return loadOrganisationRecord(context.db, context.loaders, args.reference);
+      return loadOrganisationRecord(context.db, args.reference);
     },
   }),
 );
 
 /** Fields read from the single record's parts, each a loader (and a statement) of its own otherwise. */
-const recordParts = new Set([
+const partFields = new Set([
   'aliases',
   'tickers',
   'domains',
@@ -354,7 +368,7 @@ function asksForParts(
 ): boolean {
   return nodes.some((node) =>
     (node.selectionSet?.selections ?? []).some((selection) => {
-      if (selection.kind === Kind.FIELD) return recordParts.has(selection.name.value);
+      if (selection.kind === Kind.FIELD) return partFields.has(selection.name.value);
       if (selection.kind === Kind.INLINE_FRAGMENT) return asksForParts([selection], fragments);
       const fragment = fragments[selection.name.value];
       return fragment ? asksForParts([fragment], fragments) : false;
