@@ -102,8 +102,10 @@ const articleFields: TypeFields = {
     content: ['content', 'licence'],
     offsetsUnit: [],
   },
-  byReference: new Set(['annotations']),
+  byReference: new Set(),
 };
+
+const articleLists = new Set(['annotations']);
 
 const annotationFields: TypeFields = {
   columns: {
@@ -294,12 +296,21 @@ function profileArticlesPlan(
     only(items, ['article', 'about', 'by', 'events']);
     const article = collect(below(items.get('article') ?? []), 'Article', state);
     const sides = [...(items.get('about') ?? []), ...(items.get('by') ?? [])];
-    return {
+    const plan: ProfileArticlesPlan = {
       options: planned.options,
       window: planned.window,
-      article: columnsOf(article, articleFields, noColumns),
+      article: columnsOf(article, articleFields, articleLists),
       annotation: columnsOf(collect(below(sides), 'Annotation', state), annotationFields, noColumns),
     };
+    const own = article.get('annotations');
+    if (own) {
+      plan.articleAnnotations = columnsOf(
+        collect(below(own), 'Annotation', state),
+        annotationFields,
+        noColumns,
+      );
+    }
+    return plan;
   } catch (error) {
     if (error instanceof NotPlanned) return undefined;
     throw error;

@@ -67,7 +67,7 @@ async function same(
   query: string,
   variables: Record<string, unknown>,
   plan: PlanName = 'enterprise',
-): Promise<{ text: string; planned: number; loaded: number; articlePages: number }> {
+): Promise<{ text: string; planned: number; loaded: number; articlePages: number; planLoads: number }> {
   const byLoaders = await answer(query, variables, false, plan);
   const byPlan = await answer(query, variables, true, plan);
   expect(byPlan.loads).toBeLessThan(byLoaders.loads);
@@ -77,6 +77,7 @@ async function same(
     planned: byPlan.statements,
     loaded: byLoaders.statements,
     articlePages: byPlan.articlePages,
+    planLoads: byPlan.loads,
   };
 }
 
@@ -125,8 +126,9 @@ describe('a connection read by its plan answers as the loaders do', () => {
     }
   });
 
-  it('gives articles filtered, read backwards and below the profiles list', async () => {
-    const { text, articlePages } = await same(articlesFiltered, { first: 8 });
+  it('gives articles filtered, read backwards, with their own statements and below the profiles list, loading nothing', async () => {
+    const { text, articlePages, planLoads } = await same(articlesFiltered, { first: 8 });
+    expect(planLoads).toBe(0);
     expect(JSON.parse(text).errors).toBeUndefined();
     expect(articlePages).toBe(0);
     expect(text).toContain('"hasPreviousPage":true');

@@ -139,6 +139,7 @@ export const articlesEverywhere = /* GraphQL */ `
         node {
           __typename
           article { id reference title url publishedAt licence content offsetsUnit }
+          events { __typename }
           about { ...Statement }
           by { ...Statement speaker { profile { fullName } } }
         }
@@ -157,7 +158,7 @@ export const articlesEverywhere = /* GraphQL */ `
   }
 `;
 
-/** Articles filtered and read backwards, below organisations and below the profiles list. */
+/** Articles filtered, read backwards and with their own statements, below organisations and the profiles list. */
 export const articlesFiltered = /* GraphQL */ `
   query ArticlesFiltered($first: Int!) {
     organisations(first: $first, filter: { showEmpty: true }) {
@@ -174,7 +175,6 @@ export const articlesFiltered = /* GraphQL */ `
                     article { content annotations { summary text } }
                     about { summary text }
                     by { text historyCount }
-                    events { __typename }
                   }
                 }
               }

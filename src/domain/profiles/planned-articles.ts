@@ -1,10 +1,12 @@
-import { getTableColumns } from 'drizzle-orm';
+import { getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { type Database, queryRows } from '../../db/database.ts';
-import { articlesTable } from '../../db/schema/articles.ts';
+import { requireUnmappedColumns } from '../../db/prepared-query.ts';
+import { renderedOnce } from '../../db/render-once.ts';
+import { annotationsTable, articlesTable } from '../../db/schema/articles.ts';
 import type { ListWindow } from '../paging.ts';
 import type { PlannedColumns } from '../read-plan.ts';
-import type { Article } from '../records.ts';
+import type { Annotation, Article } from '../records.ts';
 import type { ArticleLicence } from '../vocabulary/articles.ts';
 import {
   type AnnotationRole,
@@ -29,12 +31,16 @@ export interface ProfileArticlesPlan {
   article: PlannedColumns;
   /** Statement columns the fields read, on both sides; `text` brings its article's licence along. */
   annotation: PlannedColumns;
+  /** Set when an article's own statements are asked for: the columns their fields read. */
+  articleAnnotations?: PlannedColumns;
 }
 
 /** On a profile: the page of articles its plan loaded, with the arguments it was loaded for. */
 export const plannedArticles = Symbol('planned articles');
 /** On a statement whose text is planned: its article's licence, which decides whether the text is shown. */
 export const plannedLicence = Symbol('planned licence');
+/** On a planned article: its statements in reading order. */
+export const plannedAnnotations = Symbol('planned annotations');
 
 export interface PlannedArticlePage {
   key: string;
@@ -42,6 +48,7 @@ export interface PlannedArticlePage {
 }
 
 export type PlannedAnnotation = ProfileAnnotation & { [plannedLicence]?: ArticleLicence };
+export type PlannedArticle = Article & { [plannedAnnotations]?: PlannedAnnotation[] };
 
 /** What a page is loaded for; a field asking with other arguments reads its page through the loader. */
 export function profileArticlesKey(
@@ -66,21 +73,24 @@ export function profileArticleOptions(args: {
 
 const articleColumns = getTableColumns(articlesTable) as Record<string, PgColumn>;
 
+// The statements' rows are handed out as they come from the driver.
+requireUnmappedColumns(annotationsTable);
+
 /** Loads the page `plan` asks for of each of `profiles`' articles in one statement, and attaches it to them. */
 export async function loadProfileArticlesPlan(
   db: Database,
   profiles: readonly { reference: string; [plannedArticles]?: PlannedArticlePage }[],
   plan: ProfileArticlesPlan,
 ): Promise<void> {
-  const asked = plan.annotation;
-  const annotations = asked === 'all' ? annotationKeys : annotationKeys.filter((key) => asked.has(key));
+  const annotations = keysOf(plan.annotation);
   const withLicence = annotations.includes('text');
+  const ownKeys = plan.articleAnnotations && keysOf(plan.articleAnnotations);
   const articles = articleKeys.filter(
     (key) =>
       key === 'reference' ||
       plan.article === 'all' ||
       plan.article.has(key) ||
-      (withLicence && key === 'licence'),
+      (key === 'licence' && (withLicence || ownKeys?.includes('text'))),
   );
   const rows = await queryRows<ProfileArticleRow & Record<string, unknown>>(
     db,
@@ -115,9 +125,60 @@ export async function loadProfileArticlesPlan(
     return annotation as unknown as PlannedAnnotation;
   };
   const pages = assembleProfileArticlePages(rows, plan.options, articleOf, annotationOf);
+  if (ownKeys) await loadArticleAnnotations(db, [...byReference.values()], ownKeys);
   const key = profileArticlesKey(plan.options, plan.window);
   for (const profile of profiles) {
     const page = pages.get(profile.reference);
     if (page) profile[plannedArticles] = { key, page };
+  }
+}
+
+function keysOf(columns: PlannedColumns): (keyof Annotation)[] {
+  return columns === 'all' ? annotationKeys : annotationKeys.filter((key) => columns.has(key));
+}
+
+/** Statements by the columns they select, rendered once each; the column sets come from documents, so capped. */
+const annotationStatements = new Map<string, (articles: unknown) => SQL>();
+
+/** Loads the statements of `articles` (as the articles' loader orders them) in one statement, and attaches them. */
+async function loadArticleAnnotations(
+  db: Database,
+  articles: readonly PlannedArticle[],
+  keys: readonly (keyof Annotation)[],
+): Promise<void> {
+  if (articles.length === 0) return;
+  const selected = annotationKeys.filter(
+    (key) => key === 'reference' || key === 'articleReference' || keys.includes(key),
+  );
+  const shape = selected.join(',');
+  let statement = annotationStatements.get(shape);
+  if (!statement) {
+    if (annotationStatements.size >= 256) annotationStatements.clear();
+    const a = annotationsTable;
+    const columns = getTableColumns(a);
+    statement = renderedOnce(
+      (references) => sql`select ${sql.join(
+        selected.map((key) => sql`${columns[key]} as ${sql.identifier(key)}`),
+        sql`, `,
+      )} from ${a} where ${a.articleReference} = any(${references}::uuid[])
+        order by ${a.articleReference}, ${a.start}, ${a.end}, ${a.reference}`,
+    );
+    annotationStatements.set(shape, statement);
+  }
+  const rows = await queryRows<PlannedAnnotation>(
+    db,
+    statement(`{${articles.map((article) => article.reference).join(',')}}`),
+  );
+  const byArticle = new Map<string, PlannedAnnotation[]>();
+  for (const row of rows) {
+    const list = byArticle.get(row.articleReference);
+    if (list) list.push(row);
+    else byArticle.set(row.articleReference, [row]);
+  }
+  const withLicence = keys.includes('text');
+  for (const article of articles) {
+    const list = byArticle.get(article.reference) ?? [];
+    if (withLicence) for (const annotation of list) annotation[plannedLicence] = article.licence;
+    article[plannedAnnotations] = list;
   }
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ArticleKey } from '../../domain/articles/get-article.ts';
 import { licenceAllowsText } from '../../domain/articles/licence.ts';
 import type { Total } from '../../domain/paging.ts';
+import { type PlannedArticle, plannedAnnotations } from '../../domain/profiles/planned-articles.ts';
 import type { Article } from '../../domain/records.ts';
 import { articleLicences } from '../../domain/vocabulary/articles.ts';
 import { builder } from '../builder.ts';
@@ -58,7 +59,8 @@ builder.node(ArticleRef, {
     annotations: t.field({
       type: [AnnotationRef],
       description: 'The statements in reading order (by start offset).',
-      resolve: (article, _args, context) => context.loaders.annotationsByArticle.load(article.reference),
+      resolve: (article: PlannedArticle, _args, context) =>
+        article[plannedAnnotations] ?? context.loaders.annotationsByArticle.load(article.reference),
     }),
   }),
 });
