@@ -35,6 +35,8 @@ export interface OrganisationPlan {
 export interface RolePlan {
   /** Set when the role's person is asked for beyond their reference. */
   profile?: ProfilePlan;
+  /** The lists whose people's articles are asked for, when not all three: only theirs are loaded. */
+  articlesIn?: readonly (keyof OrganisationPeople)[];
 }
 
 export interface ProfilePlan {
@@ -102,22 +104,29 @@ export async function loadOrganisationPlan(
     if (list) list.push(role);
     else roles.set(role.organisationReference, [role]);
   }
+  const lists = plan.roles.articlesIn;
+  const readers = lists ? new Set<PlannedProfile>() : undefined;
   for (const organisation of organisations) {
-    organisation[plannedPeople] = partitionRoles(roles.get(organisation.reference) ?? []);
+    const people = partitionRoles(roles.get(organisation.reference) ?? []);
+    organisation[plannedPeople] = people;
+    if (readers && lists)
+      for (const list of lists) for (const role of people[list]) readers.add(role.profile);
   }
-  if (plan.roles.profile) await loadProfilePlan(db, [...profiles.values()], plan.roles.profile);
+  if (plan.roles.profile) {
+    await loadProfilePlan(db, [...profiles.values()], plan.roles.profile, readers && [...readers]);
+  }
 }
 
-/** Loads what `plan` asks for below `profiles`, and attaches it to them. */
+/** Loads what `plan` asks for below `profiles` (their articles only for `readers`), and attaches it to them. */
 export async function loadProfilePlan(
   db: Database,
   profiles: readonly PlannedProfile[],
   plan: ProfilePlan,
+  readers: readonly PlannedProfile[] = profiles,
 ): Promise<void> {
-  if (profiles.length === 0) return;
   await Promise.all([
-    plan.experiences && loadExperiences(db, profiles, plan.experiences),
-    plan.articles && loadProfileArticlesPlan(db, profiles, plan.articles),
+    plan.experiences && profiles.length > 0 && loadExperiences(db, profiles, plan.experiences),
+    plan.articles && readers.length > 0 && loadProfileArticlesPlan(db, readers, plan.articles),
   ]);
 }
 

@@ -13,6 +13,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { z } from 'zod';
+import type { OrganisationPeople } from '../domain/organisations/organisation-people.ts';
 import type { ListWindow } from '../domain/paging.ts';
 import {
   type ProfileArticlesPlan,
@@ -76,7 +77,13 @@ const organisationFields: TypeFields = {
   ]),
 };
 
-const peopleLists = new Set(['currentExecutives', 'currentProfessionals', 'alumni']);
+type PeopleList = keyof OrganisationPeople;
+
+const peopleLists: ReadonlySet<string> = new Set<PeopleList>([
+  'currentExecutives',
+  'currentProfessionals',
+  'alumni',
+]);
 
 const profileFields: TypeFields = {
   columns: {
@@ -225,8 +232,20 @@ function columnsOf(fields: Collected, known: TypeFields, planned: ReadonlySet<st
 function organisationPlan(fields: Collected, state: Collecting): OrganisationPlan {
   const plan: OrganisationPlan = { columns: columnsOf(fields, organisationFields, peopleLists) };
   const roles = [...peopleLists].flatMap((list) => fields.get(list) ?? []);
-  if (roles.length > 0) plan.roles = rolePlan(collect(below(roles), 'OrganisationRole', state), state);
+  if (roles.length > 0) {
+    plan.roles = rolePlan(collect(below(roles), 'OrganisationRole', state), state);
+    if (plan.roles.profile?.articles) {
+      const lists = [...peopleLists].filter((list) => asksArticles(fields.get(list) ?? [], state));
+      if (lists.length < peopleLists.size) plan.roles.articlesIn = lists as PeopleList[];
+    }
+  }
   return plan;
+}
+
+/** Whether the people of a list are asked for their articles (the three lists share one plan of people). */
+function asksArticles(list: readonly FieldNode[], state: Collecting): boolean {
+  const role = collect(below(list), 'OrganisationRole', state);
+  return collect(below(role.get('profile') ?? []), 'Profile', state).has('articles');
 }
 
 function rolePlan(fields: Collected, state: Collecting): RolePlan {
