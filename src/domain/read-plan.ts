@@ -35,8 +35,8 @@ export interface OrganisationPlan {
 export interface RolePlan {
   /** Set when the role's person is asked for beyond their reference. */
   profile?: ProfilePlan;
-  /** The lists whose people's articles are asked for, when not all three: only theirs are loaded. */
-  articlesIn?: readonly (keyof OrganisationPeople)[];
+  /** The lists whose people's history or articles are asked for, when not all three: only theirs are loaded. */
+  asking?: Partial<Record<PersonLevel, readonly (keyof OrganisationPeople)[]>>;
 }
 
 export interface ProfilePlan {
@@ -44,6 +44,12 @@ export interface ProfilePlan {
   experiences?: ExperiencePlan;
   articles?: ProfileArticlesPlan;
 }
+
+/** The levels below a person that one list may ask for and another not. */
+export type PersonLevel = 'experiences' | 'articles';
+
+/** The people whose levels to load, by level; everyone given when a level is not named. */
+export type PersonReaders = Partial<Record<PersonLevel, readonly PlannedProfile[]>>;
 
 export interface ExperiencePlan {
   columns: PlannedColumns;
@@ -104,29 +110,33 @@ export async function loadOrganisationPlan(
     if (list) list.push(role);
     else roles.set(role.organisationReference, [role]);
   }
-  const lists = plan.roles.articlesIn;
-  const readers = lists ? new Set<PlannedProfile>() : undefined;
+  const asking = Object.entries(plan.roles.asking ?? {}) as [PersonLevel, (keyof OrganisationPeople)[]][];
+  const readers = new Map(asking.map(([level]) => [level, new Set<PlannedProfile>()]));
   for (const organisation of organisations) {
     const people = partitionRoles(roles.get(organisation.reference) ?? []);
     organisation[plannedPeople] = people;
-    if (readers && lists)
-      for (const list of lists) for (const role of people[list]) readers.add(role.profile);
+    for (const [level, lists] of asking) {
+      const set = readers.get(level)!;
+      for (const list of lists) for (const role of people[list]) set.add(role.profile);
+    }
   }
   if (plan.roles.profile) {
-    await loadProfilePlan(db, [...profiles.values()], plan.roles.profile, readers && [...readers]);
+    const byLevel: PersonReaders = Object.fromEntries([...readers].map(([level, set]) => [level, [...set]]));
+    await loadProfilePlan(db, [...profiles.values()], plan.roles.profile, byLevel);
   }
 }
 
-/** Loads what `plan` asks for below `profiles` (their articles only for `readers`), and attaches it to them. */
+/** Loads what `plan` asks for below `profiles` (each level for its `readers` only), and attaches it to them. */
 export async function loadProfilePlan(
   db: Database,
   profiles: readonly PlannedProfile[],
   plan: ProfilePlan,
-  readers: readonly PlannedProfile[] = profiles,
+  readers: PersonReaders = {},
 ): Promise<void> {
+  const { experiences = profiles, articles = profiles } = readers;
   await Promise.all([
-    plan.experiences && profiles.length > 0 && loadExperiences(db, profiles, plan.experiences),
-    plan.articles && readers.length > 0 && loadProfileArticlesPlan(db, readers, plan.articles),
+    plan.experiences && experiences.length > 0 && loadExperiences(db, experiences, plan.experiences),
+    plan.articles && articles.length > 0 && loadProfileArticlesPlan(db, articles, plan.articles),
   ]);
 }
 

@@ -24,6 +24,7 @@ import type { ProfileArticleKey, ProfileArticleOptions } from '../domain/profile
 import type {
   ExperiencePlan,
   OrganisationPlan,
+  PersonLevel,
   PlannedColumns,
   ProfilePlan,
   RolePlan,
@@ -234,18 +235,21 @@ function organisationPlan(fields: Collected, state: Collecting): OrganisationPla
   const roles = [...peopleLists].flatMap((list) => fields.get(list) ?? []);
   if (roles.length > 0) {
     plan.roles = rolePlan(collect(below(roles), 'OrganisationRole', state), state);
-    if (plan.roles.profile?.articles) {
-      const lists = [...peopleLists].filter((list) => asksArticles(fields.get(list) ?? [], state));
-      if (lists.length < peopleLists.size) plan.roles.articlesIn = lists as PeopleList[];
+    const asking: NonNullable<RolePlan['asking']> = {};
+    for (const level of ['experiences', 'articles'] as const) {
+      if (!plan.roles.profile?.[level]) continue;
+      const lists = [...peopleLists].filter((list) => asksFor(fields.get(list) ?? [], level, state));
+      if (lists.length < peopleLists.size) asking[level] = lists as PeopleList[];
     }
+    if (Object.keys(asking).length > 0) plan.roles.asking = asking;
   }
   return plan;
 }
 
-/** Whether the people of a list are asked for their articles (the three lists share one plan of people). */
-function asksArticles(list: readonly FieldNode[], state: Collecting): boolean {
+/** Whether the people of a list are asked for `level` (the three lists share one plan of people). */
+function asksFor(list: readonly FieldNode[], level: PersonLevel, state: Collecting): boolean {
   const role = collect(below(list), 'OrganisationRole', state);
-  return collect(below(role.get('profile') ?? []), 'Profile', state).has('articles');
+  return collect(below(role.get('profile') ?? []), 'Profile', state).has(level);
 }
 
 function rolePlan(fields: Collected, state: Collecting): RolePlan {

@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { countStatements } from '../../src/db/database.ts';
+import { captureStatements, countStatements } from '../../src/db/database.ts';
 import { readPlans } from '../../src/graphql/read-plan.ts';
 import {
   articlesEverywhere,
@@ -8,6 +8,7 @@ import {
   articlesTwoWays,
   everything,
   executivesArticles,
+  executivesHistory,
   nestedArticles,
   nestedRoles,
   people,
@@ -141,6 +142,25 @@ describe('a connection read by its plan answers as the loaders do', () => {
     expect(JSON.parse(text).errors).toBeUndefined();
     expect(text).toContain('"reviews":{"edges":[{');
     expect(articlePages).toBeGreaterThan(0);
+  });
+
+  it('reads the history of the people of the lists that ask for it only', async () => {
+    const { text } = await same(executivesHistory, { first: 20 });
+    type Person = { profile: { reference: string } };
+    const edges: { node: { currentExecutives: Person[]; alumni: Person[] } }[] =
+      JSON.parse(text).data.organisations.edges;
+    const executives = new Set(
+      edges.flatMap((edge) => edge.node.currentExecutives.map((r) => r.profile.reference)),
+    );
+    const alumni = new Set(edges.flatMap((edge) => edge.node.alumni.map((r) => r.profile.reference)));
+    expect([...alumni].some((reference) => !executives.has(reference))).toBe(true);
+    const { sent } = await captureStatements(() => app.graphql(executivesHistory, { first: 20 }));
+    const history = sent.filter((statement) =>
+      /from "experiences"\s+where "experiences"."profile_reference"/.test(statement.query),
+    );
+    expect(history).toHaveLength(1);
+    const read = new Set(String(history[0]!.params[0]).replace(/[{}]/g, '').split(','));
+    expect(read).toEqual(executives);
   });
 
   it('gives the profiles list and its people’s experiences', async () => {

@@ -208,3 +208,18 @@ export const articlesTwoWays = /* GraphQL */ `
     }
   }
 `;
+
+/** The executives' history and the alumni's names: the history of the executives only. */
+export const executivesHistory = /* GraphQL */ `
+  query ExecutivesHistory($first: Int!) {
+    organisations(first: $first, filter: { showEmpty: true }) {
+      edges {
+        node {
+          name
+          currentExecutives { profile { reference fullName experiences { occupationTitle organisation { name } } } }
+          alumni { title profile { reference fullName } }
+        }
+      }
+    }
+  }
+`;
