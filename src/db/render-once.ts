@@ -55,3 +55,20 @@ export function renderedOnceWith<Name extends string>(
     return sql.join(chunks);
   };
 }
+
+/**
+ * Statements made once per shape (`key`) and kept, for statements whose shape comes from a client's document: the
+ * shapes a document can ask for are many, so past `limit` the kept ones are dropped and made again on demand.
+ */
+export function perShape<Statement>(limit = 256): (key: string, make: () => Statement) => Statement {
+  const kept = new Map<string, Statement>();
+  return (key, make) => {
+    let statement = kept.get(key);
+    if (!statement) {
+      if (kept.size >= limit) kept.clear();
+      statement = make();
+      kept.set(key, statement);
+    }
+    return statement;
+  };
+}

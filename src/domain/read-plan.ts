@@ -4,6 +4,7 @@ import { type Database, queryRows } from '../db/database.ts';
 import { requireUnmappedColumns } from '../db/prepared-query.ts';
 import { organisationsTable } from '../db/schema/organisations.ts';
 import { experiencesTable, profilesTable } from '../db/schema/profiles.ts';
+import { uuidArrayLiteral } from '../db/uuid-array.ts';
 import type { OrganisationPeople, OrganisationRole } from './organisations/organisation-people.ts';
 import { partitionRoles } from './organisations/organisation-people.ts';
 import {
@@ -227,5 +228,5 @@ function unprefixed(
 
 /** References as one `uuid[]` parameter, whose text does not depend on how many there are. */
 function uuidArray(references: readonly string[]): SQL {
-  return sql`${`{${references.join(',')}}`}::uuid[]`;
+  return sql`${uuidArrayLiteral(references)}::uuid[]`;
 }

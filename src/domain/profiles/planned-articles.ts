@@ -2,8 +2,9 @@ import { getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { type Database, queryRows } from '../../db/database.ts';
 import { requireUnmappedColumns } from '../../db/prepared-query.ts';
-import { renderedOnce } from '../../db/render-once.ts';
+import { perShape, renderedOnce } from '../../db/render-once.ts';
 import { annotationsTable, articlesTable } from '../../db/schema/articles.ts';
+import { uuidArrayLiteral } from '../../db/uuid-array.ts';
 import type { ListWindow } from '../paging.ts';
 import type { PlannedColumns } from '../read-plan.ts';
 import type { Annotation, Article } from '../records.ts';
@@ -137,8 +138,8 @@ function keysOf(columns: PlannedColumns): (keyof Annotation)[] {
   return columns === 'all' ? annotationKeys : annotationKeys.filter((key) => columns.has(key));
 }
 
-/** Statements by the columns they select, rendered once each; the column sets come from documents, so capped. */
-const annotationStatements = new Map<string, (articles: unknown) => SQL>();
+/** Statements by the columns they select, rendered once each. */
+const annotationStatements = perShape<(articles: unknown) => SQL>();
 
 /** Loads the statements of `articles` (as the articles' loader orders them) in one statement, and attaches them. */
 async function loadArticleAnnotations(
@@ -150,24 +151,20 @@ async function loadArticleAnnotations(
   const selected = annotationKeys.filter(
     (key) => key === 'reference' || key === 'articleReference' || keys.includes(key),
   );
-  const shape = selected.join(',');
-  let statement = annotationStatements.get(shape);
-  if (!statement) {
-    if (annotationStatements.size >= 256) annotationStatements.clear();
+  const statement = annotationStatements(selected.join(','), () => {
     const a = annotationsTable;
     const columns = getTableColumns(a);
-    statement = renderedOnce(
+    return renderedOnce(
       (references) => sql`select ${sql.join(
         selected.map((key) => sql`${columns[key]} as ${sql.identifier(key)}`),
         sql`, `,
       )} from ${a} where ${a.articleReference} = any(${references}::uuid[])
         order by ${a.articleReference}, ${a.start}, ${a.end}, ${a.reference}`,
     );
-    annotationStatements.set(shape, statement);
-  }
+  });
   const rows = await queryRows<PlannedAnnotation>(
     db,
-    statement(`{${articles.map((article) => article.reference).join(',')}}`),
+    statement(uuidArrayLiteral(articles.map((article) => article.reference))),
   );
   const byArticle = new Map<string, PlannedAnnotation[]>();
   for (const row of rows) {

@@ -1,8 +1,9 @@
 import { getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../../db/database.ts';
-import { renderedOnceWith } from '../../db/render-once.ts';
+import { perShape, renderedOnceWith } from '../../db/render-once.ts';
 import { type Annotation, type Article, annotationsTable, articlesTable } from '../../db/schema/articles.ts';
 import { profilesTable } from '../../db/schema/profiles.ts';
+import { uuidArrayLiteral } from '../../db/uuid-array.ts';
 import { notFound } from '../errors.ts';
 import type { Loaders } from '../loaders.ts';
 import type { ListWindow, Total } from '../paging.ts';
@@ -212,7 +213,7 @@ interface StatementShape {
 }
 
 /** Statements rendered once per shape; a shape comes from a document, so their number is capped. */
-const statements = new Map<string, (values: Readonly<Record<StatementValue, unknown>>) => SQL>();
+const statements = perShape<(values: Readonly<Record<StatementValue, unknown>>) => SQL>();
 
 /**
  * The statement of people's article pages, its text rendered once per shape: `annotations` and `articles` name the
@@ -237,18 +238,12 @@ export function profileArticlesStatement(
     ),
     articleKeys: articleKeys.filter((key) => articles.includes(key)),
   };
-  const key = JSON.stringify(shape);
-  let statement = statements.get(key);
-  if (!statement) {
-    if (statements.size >= 256) statements.clear();
-    statement = renderedOnceWith((value: (name: StatementValue) => SQL) =>
-      profileArticlesQuery(shape, value),
-    );
-    statements.set(key, statement);
-  }
+  const statement = statements(JSON.stringify(shape), () =>
+    renderedOnceWith((value: (name: StatementValue) => SQL) => profileArticlesQuery(shape, value)),
+  );
   const offset = window.offset ?? 0;
   return statement({
-    references: `{${profileReferences.join(',')}}`,
+    references: uuidArrayLiteral(profileReferences),
     type: options.type ?? null,
     afterPublishedAt: window.after?.publishedAt ?? null,
     afterReference: window.after?.articleReference ?? null,
